@@ -1,0 +1,31 @@
+import type { PlanFlag } from '../routes';
+
+/**
+ * Who is calling, resolved once per request by the handler stack and passed to every service.
+ * Issue 3 (accounts) resolves the per-user and plan flags from the stored user and company; the
+ * foundation fills what the access token carries.
+ */
+export interface AuthContext {
+  companyId: number;
+  userId: number;
+  /** Lower-cased: the spec compares profiles case-insensitively. */
+  profile: 'admin' | 'user';
+  super: boolean;
+  /** Per-user flags from the spec (allTicket, allowGroup, ...); absent means the spec's default. */
+  userFlags: Partial<Record<UserFlag, boolean>>;
+  /** The company plan's use* flags; absent means not yet resolved (treated as enabled). */
+  planFlags: Partial<Record<PlanFlag, boolean>>;
+}
+
+export type UserFlag =
+  | 'allTicket'
+  | 'allowGroup'
+  | 'allHistoric'
+  | 'allUserChat'
+  | 'userClosePendingTicket'
+  | 'showDashboard'
+  | 'allowRealTime'
+  | 'allowConnections';
+
+/** The super company: its super users run the platform. */
+export const SUPER_COMPANY_ID = 1;

@@ -1,0 +1,41 @@
+import { hkdfSync } from 'node:crypto';
+import { config } from '../config';
+
+/**
+ * The application secret, resolved once per process: from APP_SECRET locally, or from Secrets Manager
+ * in AWS (the SDK client is loaded only there, so local bundles and tests never pay for it).
+ * Purpose-specific keys are derived with HKDF, so one secret signs tokens and cursors without reuse.
+ */
+let secretPromise: Promise<Buffer> | undefined;
+
+const loadSecret = async (): Promise<Buffer> => {
+  const { APP_SECRET, APP_SECRET_ARN } = config();
+  if (APP_SECRET) return Buffer.from(APP_SECRET, 'utf8');
+  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+  const client = new SecretsManagerClient({});
+  const out = await client.send(new GetSecretValueCommand({ SecretId: APP_SECRET_ARN }));
+  if (!out.SecretString) throw new Error('APP_SECRET_ARN points at a secret without a string value');
+  return Buffer.from(out.SecretString, 'utf8');
+};
+
+export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'webhook';
+
+const derived = new Map<KeyPurpose, Promise<Uint8Array>>();
+
+export const secretKey = (purpose: KeyPurpose): Promise<Uint8Array> => {
+  let key = derived.get(purpose);
+  if (!key) {
+    secretPromise ??= loadSecret();
+    key = secretPromise.then(
+      (secret) => new Uint8Array(hkdfSync('sha256', secret, 'zapdesk', `zapdesk:${purpose}`, 32)),
+    );
+    derived.set(purpose, key);
+  }
+  return key;
+};
+
+/** Tests change APP_SECRET between runs; this forgets the resolved secret and its derived keys. */
+export const resetSecretsForTests = (): void => {
+  secretPromise = undefined;
+  derived.clear();
+};

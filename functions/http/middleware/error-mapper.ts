@@ -1,0 +1,48 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { DomainError, ServiceUnavailable } from '../../core/errors';
+import { errorFields, logger } from '../../core/logger';
+
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+]);
+
+/** The JSON body of every error answer: `{error, message, fields?, details?}`. */
+export interface ErrorBody {
+  error: string;
+  message: string;
+  fields?: { field: string; reason: string }[];
+  details?: Record<string, unknown>;
+  requestId?: string;
+}
+
+export const toErrorResponse = (err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 => {
+  const domain =
+    err instanceof DomainError ? err : err instanceof Error && THROTTLING.has(err.name) ? new ServiceUnavailable() : null;
+  if (!domain) {
+    logger.error('unhandled error', { requestId, ...errorFields(err) });
+    const body: ErrorBody = { error: 'ERR_INTERNAL', message: 'Internal error', ...(requestId ? { requestId } : {}) };
+    return { statusCode: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
+  }
+  const body: ErrorBody = {
+    error: domain.code,
+    message: domain.message,
+    ...(domain.fields ? { fields: domain.fields } : {}),
+    ...(domain.details ? { details: domain.details } : {}),
+  };
+  return {
+    statusCode: domain.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...domain.headers },
+    body: JSON.stringify(body),
+  };
+};
+
+/** Registered last so it wraps the whole stack: the one place errors become HTTP answers. */
+export const errorMapper = (): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => ({
+  onError: async (request) => {
+    request.response = toErrorResponse(request.error, request.event.requestContext?.requestId);
+  },
+});

@@ -1,0 +1,153 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { z, type ZodType } from 'zod';
+import type { AuthContext } from '../core/auth-context';
+import { BadRequest, Forbidden, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized, ValidationError } from '../core/errors';
+import type { FieldError } from '../core/errors';
+import { routesOfArea, routeKey, type Area, type RouteDef } from '../routes';
+import { authenticateRequest } from './authenticate';
+import { accessLog } from './middleware/access-log';
+import { errorMapper } from './middleware/error-mapper';
+import { API_BASE, matchRoute } from './route-matcher';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** Default JSON body limit; a route may raise or lower it with `maxBodyBytes`. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Null only on `auth: 'public'` routes called without a token. */
+  auth: AuthContext | null;
+  event: HttpEvent;
+  requestId: string;
+  sourceIp: string;
+}
+
+/** A handler's answer: a plain value becomes 200 JSON; `respond()` sets status, headers and cookies. */
+export interface Reply {
+  readonly __reply: true;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  cookies?: string[];
+}
+
+export const respond = (status: number, body?: unknown, extra: Pick<Reply, 'headers' | 'cookies'> = {}): Reply => ({
+  __reply: true,
+  status,
+  ...(body === undefined ? {} : { body }),
+  ...extra,
+});
+
+export interface RouteHandler<P = unknown, Q = unknown, B = unknown> {
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  maxBodyBytes?: number;
+  handle: (input: RouteInput<P, Q, B>) => Promise<unknown>;
+}
+
+/** Typed helper: the schemas infer the handler's input types. */
+export const defineRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  def: RouteHandler<P, Q, B>,
+): RouteHandler<P, Q, B> => def;
+
+export type AreaHandlers = Record<string, RouteHandler<any, any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const toFieldErrors = (where: 'params' | 'query' | 'body', error: z.ZodError): FieldError[] =>
+  error.issues.map((issue) => ({
+    field: [where, ...issue.path.map(String)].join('.'),
+    reason: issue.message,
+  }));
+
+const parsePart = <T>(where: 'params' | 'query' | 'body', schema: ZodType<T> | undefined, value: unknown): T => {
+  if (!schema) return (value ?? {}) as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(toFieldErrors(where, result.error));
+  return result.data;
+};
+
+const readBody = (event: HttpEvent, limit: number): unknown => {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (raw.byteLength > limit) throw new PayloadTooLarge(limit);
+  const contentType = (event.headers?.['content-type'] ?? 'application/json').toLowerCase();
+  if (!contentType.includes('json')) {
+    throw new BadRequest('ERR_UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', [
+      { field: 'headers.content-type', reason: 'expected application/json' },
+    ]);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadRequest('ERR_MALFORMED_JSON', 'Malformed JSON body', [{ field: 'body', reason: 'not valid JSON' }]);
+  }
+};
+
+/** Checks a route's auth level and plan flag against the caller (the services refine further). */
+export const authorize = (route: Pick<RouteDef, 'auth' | 'planFlag'>, auth: AuthContext | null): void => {
+  if (route.auth === 'public') return;
+  if (!auth) throw new Unauthorized('ERR_SESSION_EXPIRED', 'Authentication required');
+  if (route.auth === 'super' && !auth.super) throw new Forbidden();
+  if (route.auth === 'admin' && auth.profile !== 'admin' && !auth.super) throw new Forbidden();
+  if (route.planFlag && auth.planFlags[route.planFlag] === false) throw new Forbidden();
+};
+
+const toResult = (value: unknown): HttpResult => {
+  const reply: Reply =
+    value && typeof value === 'object' && (value as Reply).__reply === true ? (value as Reply) : respond(200, value);
+  return {
+    statusCode: reply.status,
+    headers: {
+      ...(reply.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      'cache-control': 'no-store',
+      ...reply.headers,
+    },
+    ...(reply.cookies ? { cookies: reply.cookies } : {}),
+    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+  };
+};
+
+const invokeRoute = async (route: RouteDef, def: RouteHandler, event: HttpEvent): Promise<HttpResult> => {
+  const auth = await authenticateRequest(event, route.auth === 'public');
+  authorize(route, auth);
+  const body = readBody(event, def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const input: RouteInput<unknown, unknown, unknown> = {
+    params: parsePart('params', def.params, event.pathParameters ?? {}),
+    query: parsePart('query', def.query, event.queryStringParameters ?? {}),
+    body: parsePart('body', def.body, body),
+    auth,
+    event,
+    requestId: event.requestContext.requestId,
+    sourceIp: event.requestContext.http.sourceIp,
+  };
+  return toResult(await def.handle(input));
+};
+
+/**
+ * Builds an area's Lambda handler. API Gateway has already matched the request to a route and put its
+ * key in `event.routeKey` (`GET /api/users/{id}`), so dispatch is a map lookup; requests that reach an
+ * area without one of its route keys (the `$default` route) get the table-wide 404 or 405.
+ */
+export const createAreaHandler = (area: Area, handlers: AreaHandlers) => {
+  const byRouteKey = new Map<string, { route: RouteDef; def: RouteHandler }>();
+  for (const route of routesOfArea(area)) {
+    const def = handlers[route.handler];
+    if (!def) throw new Error(`Route ${routeKey(route)} names missing handler '${route.handler}' in area '${area}'`);
+    byRouteKey.set(`${route.method} ${API_BASE}${route.path}`, { route, def: def as RouteHandler });
+  }
+
+  const dispatch = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
+    const entry = byRouteKey.get(event.routeKey);
+    if (entry) return invokeRoute(entry.route, entry.def, event);
+    const match = matchRoute(event.requestContext.http.method, event.rawPath);
+    if (match.kind === 'method-not-allowed') throw new MethodNotAllowed(match.allowed);
+    throw new NotFound('ERR_NOT_FOUND', 'Route not found');
+  };
+
+  return middy<HttpEvent, HttpResult>(dispatch).use(accessLog()).use(errorMapper());
+};

@@ -1,0 +1,7 @@
+import { config } from '../../config';
+import { defineRoute } from '../stack';
+
+/** GET /version — the product version the UI shows at the bottom of the menu (spec: 7.0.0). */
+export const getVersion = defineRoute({
+  handle: async () => ({ version: config().APP_VERSION }),
+});

@@ -1,0 +1,69 @@
+/**
+ * Every SQS queue, described once. The CDK data stack creates them (with their dead-letter queues and
+ * redrive policies) and the local cloud creates the same ones in fauxqs. Handlers find a queue's URL in
+ * config().QUEUE_URLS under its logical name.
+ */
+export interface QueueDefinition {
+  /** Logical name: key in QUEUE_URLS, base of the physical name. */
+  name: string;
+  fifo: boolean;
+  /** Seconds a received message stays invisible; must exceed the consumer's timeout. */
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the DLQ. */
+  maxReceiveCount: number;
+  /** FIFO only: dedup on the MessageDeduplicationId we set (provider message id), never on content. */
+  contentBasedDeduplication?: false;
+  retentionSeconds: number;
+  description: string;
+}
+
+export const QUEUES = [
+  {
+    name: 'inbound',
+    fifo: true,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description: 'Normalised provider events; group = connection + chat keeps per-chat order, dedup = provider message id',
+  },
+  {
+    name: 'outbound',
+    fifo: true,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description: 'Sends for the channel workers; group = connection + chat keeps per-chat order',
+  },
+  {
+    name: 'worker-control',
+    fifo: false,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    retentionSeconds: 3600,
+    description: 'Connection start / stop / new QR requests from the API to the WhatsApp workers',
+  },
+  {
+    name: 'campaign',
+    fifo: false,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 3,
+    retentionSeconds: 14 * 24 * 3600,
+    description: 'Campaign shipments, released with DelaySeconds to pace sends',
+  },
+  {
+    name: 'schedule',
+    fifo: false,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 3,
+    retentionSeconds: 14 * 24 * 3600,
+    description: 'Scheduled messages that came due',
+  },
+] as const satisfies readonly QueueDefinition[];
+
+export type QueueName = (typeof QUEUES)[number]['name'];
+
+export const dlqName = (q: Pick<QueueDefinition, 'name'>): string => `${q.name}-dlq`;
+
+/** Physical queue name for a stage prefix; FIFO names must end in `.fifo`. */
+export const physicalQueueName = (prefix: string, q: Pick<QueueDefinition, 'name' | 'fifo'>, dlq = false): string =>
+  `${prefix}-${dlq ? dlqName(q) : q.name}${q.fifo ? '.fifo' : ''}`;

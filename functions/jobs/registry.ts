@@ -1,0 +1,31 @@
+import type { QueueName } from './queues';
+
+/**
+ * Background work, described once for CDK (event source mappings, EventBridge rules) and for the local
+ * cloud (pollers and minute ticks). A feature adds its consumer or tick here and nowhere else.
+ */
+export interface ConsumerDefinition {
+  queue: QueueName;
+  /** Module exporting `handler(event: SQSEvent): Promise<SQSBatchResponse>`. */
+  entry: string;
+  batchSize: number;
+  /** Lambda timeout; the queue's visibility timeout must exceed it. */
+  timeoutSeconds: number;
+  /** FIFO queues: at most this many message groups processed in parallel. */
+  maxConcurrency?: number;
+}
+
+export interface TickDefinition {
+  name: string;
+  /** Module exporting `handler(event: ScheduledEvent): Promise<void>`. */
+  entry: string;
+  /** Whole minutes between runs (EventBridge `rate(n minutes)`). */
+  everyMinutes: number;
+  timeoutSeconds: number;
+  description: string;
+}
+
+/** Lambda consumers of the queues (the channel workers consume `outbound` and `worker-control`). */
+export const CONSUMERS: readonly ConsumerDefinition[] = [];
+
+export const TICKS: readonly TickDefinition[] = [];

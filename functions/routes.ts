@@ -1,0 +1,55 @@
+/**
+ * The one route table. The CDK API stack (infra/stacks/api-stack.ts) creates one Lambda per area and one
+ * HTTP API route per entry; the local gateway (infra/local/gateway.ts) matches requests against the same
+ * entries. Each area's Lambda (functions/http/<area>/index.ts) exports a `handlers` map keyed by the
+ * `handler` names used here; test/unit/routes.test.ts fails when a route names a handler that is missing.
+ *
+ * Paths are relative to the API base (`/api`), use API Gateway syntax (`{id}`) and carry no trailing
+ * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
+ */
+
+export const AREAS = ['system'] as const;
+export type Area = (typeof AREAS)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route, checked in the handler stack before the handler runs:
+ * - public: anyone, no token;
+ * - user: any authenticated user of an active company;
+ * - admin: profile admin (services refine further, e.g. per-user flags);
+ * - super: the super user of company 1.
+ */
+export type AuthLevel = 'public' | 'user' | 'admin' | 'super';
+
+/** Plan flags that gate whole routes (spec: plans, section 3 of the core document). */
+export type PlanFlag =
+  | 'useWhatsapp'
+  | 'useFacebook'
+  | 'useInstagram'
+  | 'useCampaigns'
+  | 'useSchedules'
+  | 'useInternalChat'
+  | 'useExternalApi'
+  | 'useKanban'
+  | 'useOpenAi'
+  | 'useIntegrations';
+
+export interface RouteDef {
+  method: HttpMethod;
+  path: string;
+  area: Area;
+  /** Key in the area module's `handlers` map (kebab-case verb-noun, e.g. `get-version`). */
+  handler: string;
+  auth: AuthLevel;
+  planFlag?: PlanFlag;
+}
+
+export const ROUTES: readonly RouteDef[] = [
+  { method: 'GET', path: '/version', area: 'system', handler: 'get-version', auth: 'public' },
+];
+
+/** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */
+export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
+
+export const routesOfArea = (area: Area): RouteDef[] => ROUTES.filter((r) => r.area === area);
