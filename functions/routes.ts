@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system'] as const;
+export const AREAS = ['system', 'tags'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,6 +47,10 @@ export interface RouteDef {
 
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/version', area: 'system', handler: 'get-version', auth: 'public' },
+
+  { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
+  { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },
+  { method: 'GET', path: '/tags/{id}', area: 'tags', handler: 'get-tag', auth: 'user' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -23,7 +23,9 @@ export const encodeCursor = async (scope: string, lastKey: Key): Promise<string>
 };
 
 const invalid = (field: string) =>
-  new BadRequest('ERR_INVALID_CURSOR', 'Invalid cursor', [{ field, reason: 'cursor is malformed, tampered or from another list' }]);
+  new BadRequest('ERR_INVALID_CURSOR', 'Invalid cursor', [
+    { field, reason: 'cursor is malformed, tampered or from another list' },
+  ]);
 
 export const decodeCursor = async (scope: string, cursor: string, field = 'query.cursor'): Promise<Key> => {
   const [payload, tag, extra] = cursor.split('.');

@@ -22,7 +22,10 @@ export const isConditionalFailure = (err: unknown): boolean =>
       )));
 
 export const conditionalFailure = (err: unknown): ConditionalFailure => {
-  const e = err as { Item?: Record<string, unknown>; CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[] };
+  const e = err as {
+    Item?: Record<string, unknown>;
+    CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[];
+  };
   const failed = e.CancellationReasons?.find((r) => r.Code === 'ConditionalCheckFailed');
   return {
     ...(e.Item ? { item: e.Item } : failed?.Item ? { item: failed.Item } : {}),
@@ -46,7 +49,8 @@ export const mapDynamoErrors = async <T>(
     if (err instanceof Error && THROTTLING.has(err.name)) throw new ServiceUnavailable();
     if (err instanceof Error && err.name === 'TransactionCanceledException') {
       const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      if (reasons.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict')) throw new ServiceUnavailable();
+      if (reasons.some((r) => r.Code === 'ThrottlingError' || r.Code === 'TransactionConflict'))
+        throw new ServiceUnavailable();
     }
     throw err;
   }

@@ -2,7 +2,15 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { z, type ZodType } from 'zod';
 import type { AuthContext } from '../core/auth-context';
-import { BadRequest, Forbidden, MethodNotAllowed, NotFound, PayloadTooLarge, Unauthorized, ValidationError } from '../core/errors';
+import {
+  BadRequest,
+  Forbidden,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  Unauthorized,
+  ValidationError,
+} from '../core/errors';
 import type { FieldError } from '../core/errors';
 import { routesOfArea, routeKey, type Area, type RouteDef } from '../routes';
 import { authenticateRequest } from './authenticate';

@@ -24,7 +24,8 @@ export const QUEUES = [
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
     retentionSeconds: 4 * 24 * 3600,
-    description: 'Normalised provider events; group = connection + chat keeps per-chat order, dedup = provider message id',
+    description:
+      'Normalised provider events; group = connection + chat keeps per-chat order, dedup = provider message id',
   },
   {
     name: 'outbound',

@@ -21,11 +21,19 @@ export interface ErrorBody {
 
 export const toErrorResponse = (err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 => {
   const domain =
-    err instanceof DomainError ? err : err instanceof Error && THROTTLING.has(err.name) ? new ServiceUnavailable() : null;
+    err instanceof DomainError
+      ? err
+      : err instanceof Error && THROTTLING.has(err.name)
+        ? new ServiceUnavailable()
+        : null;
   if (!domain) {
     logger.error('unhandled error', { requestId, ...errorFields(err) });
     const body: ErrorBody = { error: 'ERR_INTERNAL', message: 'Internal error', ...(requestId ? { requestId } : {}) };
-    return { statusCode: 500, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
+    return {
+      statusCode: 500,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(body),
+    };
   }
   const body: ErrorBody = {
     error: domain.code,

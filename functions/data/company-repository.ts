@@ -1,0 +1,61 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client';
+import { nextId } from './counter-repository';
+import { mapDynamoErrors } from './errors';
+import { company, pad, searchForm } from './keys';
+
+/**
+ * Company: `pk = C#<id>, sk = COMPANY`; super listing by id on gsi1 (`COMPANIES`, `<pad id>`) and by
+ * name on gsi2 (`COMPANIES`, `<searchForm name>#<pad id>`). Ids come from the platform counter, so the
+ * first company created is company 1, the platform owner's.
+ */
+export type Recurrence = 'MENSAL' | 'BIMESTRAL' | 'TRIMESTRAL' | 'SEMESTRAL' | 'ANUAL';
+
+export interface Company {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  document: string;
+  planId: number;
+  status: boolean;
+  recurrence: Recurrence;
+  dueDate: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const companyKeys = (id: number) => ({ pk: company(id), sk: 'COMPANY' });
+
+const indexKeys = (c: Pick<Company, 'id' | 'name'>) => ({
+  gsi1pk: 'COMPANIES',
+  gsi1sk: pad(c.id),
+  gsi2pk: 'COMPANIES',
+  gsi2sk: `${searchForm(c.name)}#${pad(c.id)}`,
+});
+
+const toCompany = (item: Record<string, unknown>): Company => {
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
+  return rest as unknown as Company;
+};
+
+export const createCompany = async (input: Omit<Company, 'id' | 'createdAt' | 'updatedAt'>): Promise<Company> => {
+  const id = await nextId(null, 'company');
+  const now = new Date().toISOString();
+  const c: Company = { ...input, id, createdAt: now, updatedAt: now };
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...companyKeys(id), ...indexKeys(c), ...c },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+  return c;
+};
+
+export const getCompany = async (id: number): Promise<Company | null> => {
+  const out = await mapDynamoErrors(() => db().send(new GetCommand({ TableName: tableName(), Key: companyKeys(id) })));
+  return out.Item ? toCompany(out.Item) : null;
+};

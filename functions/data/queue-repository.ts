@@ -1,0 +1,110 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors';
+import { db, tableName } from './client';
+import { nextId } from './counter-repository';
+import { mapDynamoErrors } from './errors';
+import { company, pad } from './keys';
+
+/**
+ * Queue (department): `pk = C#<c>#QUEUE, sk = QUEUE#<pad id>`. The spec's unique colour per company is a
+ * guard item `pk = C#<c>#QUEUECOLOR, sk = <lower-cased colour>` written in the same transaction.
+ */
+export interface ScheduleEntry {
+  weekday: string;
+  weekdayEn: string;
+  startTimeA: string;
+  endTimeA: string;
+  startTimeB: string;
+  endTimeB: string;
+}
+
+export interface Queue {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  orderQueue: number | null;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  closeTicket: boolean;
+  ativarRoteador: boolean;
+  tempoRoteador: number;
+  integrationId: number | null;
+  fileListId: number | null;
+  schedules: ScheduleEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const queueKeys = (companyId: number, id: number) => ({
+  pk: `${company(companyId)}#QUEUE`,
+  sk: `QUEUE#${pad(id)}`,
+});
+export const queueColorKeys = (companyId: number, color: string) => ({
+  pk: `${company(companyId)}#QUEUECOLOR`,
+  sk: color.trim().toLowerCase(),
+});
+
+export type NewQueue = Pick<Queue, 'name' | 'color'> & Partial<Omit<Queue, 'id' | 'companyId' | 'name' | 'color'>>;
+
+export const createQueue = async (companyId: number, input: NewQueue): Promise<Queue> => {
+  const id = await nextId(companyId, 'queue');
+  const now = new Date().toISOString();
+  const queue: Queue = {
+    orderQueue: null,
+    greetingMessage: '',
+    outOfHoursMessage: '',
+    closeTicket: false,
+    ativarRoteador: false,
+    tempoRoteador: 0,
+    integrationId: null,
+    fileListId: null,
+    schedules: [],
+    ...input,
+    id,
+    companyId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...queueColorKeys(companyId, queue.color), queueId: id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...queueKeys(companyId, id), ...queue },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      ),
+    () => new Conflict('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Queue colour already in use'),
+  );
+  return queue;
+};
+
+export const listQueues = async (companyId: number): Promise<Queue[]> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `${company(companyId)}#QUEUE` },
+      }),
+    ),
+  );
+  return (out.Items ?? []).map((item) => {
+    const { pk: _pk, sk: _sk, ...rest } = item;
+    return rest as Queue;
+  });
+};

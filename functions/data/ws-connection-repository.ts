@@ -1,0 +1,105 @@
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client';
+import { mapDynamoErrors } from './errors';
+import { company } from './keys';
+
+/**
+ * WebSocket connections (docs/data-model.md, "WebSocket connection").
+ * - `pk = WS#<connectionId>, sk = WS`: lookup for $disconnect and GoneException cleanup, which only know
+ *   the connection id (API Gateway's ids are random, so this item reveals nothing about a tenant).
+ * - `pk = C#<c>#WS, sk = <connectionId>`: the company's connections, the publisher's fan-out Query.
+ * Both expire through `ttl` (API Gateway closes idle sockets after 10 minutes and any socket after 2 h).
+ */
+export interface WsConnection {
+  connectionId: string;
+  companyId: number;
+  userId: number;
+  profile: 'admin' | 'user';
+  super: boolean;
+  rooms: string[];
+  connectedAt: string;
+}
+
+export const CONNECTION_TTL_SECONDS = 2 * 3600 + 300;
+
+const lookupKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
+const companyKey = (companyId: number, connectionId: string) => ({ pk: `${company(companyId)}#WS`, sk: connectionId });
+
+export const putConnection = async (c: WsConnection, now = Date.now()): Promise<void> => {
+  const ttl = Math.floor(now / 1000) + CONNECTION_TTL_SECONDS;
+  await mapDynamoErrors(() =>
+    db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...lookupKey(c.connectionId), companyId: c.companyId, userId: c.userId, ttl },
+            },
+          },
+          { Put: { TableName: tableName(), Item: { ...companyKey(c.companyId, c.connectionId), ...c, ttl } } },
+        ],
+      }),
+    ),
+  );
+};
+
+export const getConnectionOwner = async (
+  connectionId: string,
+): Promise<{ companyId: number; userId: number } | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: lookupKey(connectionId) })),
+  );
+  if (!out.Item) return null;
+  return { companyId: Number(out.Item.companyId), userId: Number(out.Item.userId) };
+};
+
+export const getConnection = async (companyId: number, connectionId: string): Promise<WsConnection | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: companyKey(companyId, connectionId) })),
+  );
+  return out.Item ? toConnection(out.Item) : null;
+};
+
+export const deleteConnection = async (connectionId: string): Promise<void> => {
+  const owner = await getConnectionOwner(connectionId);
+  await mapDynamoErrors(() => db().send(new DeleteCommand({ TableName: tableName(), Key: lookupKey(connectionId) })));
+  if (owner) {
+    await mapDynamoErrors(() =>
+      db().send(new DeleteCommand({ TableName: tableName(), Key: companyKey(owner.companyId, connectionId) })),
+    );
+  }
+};
+
+const toConnection = (item: Record<string, unknown>): WsConnection => ({
+  connectionId: String(item.connectionId),
+  companyId: Number(item.companyId),
+  userId: Number(item.userId),
+  profile: item.profile === 'admin' ? 'admin' : 'user',
+  super: item.super === true,
+  rooms: Array.isArray(item.rooms) ? item.rooms.map(String) : [],
+  connectedAt: String(item.connectedAt),
+});
+
+/** All live connections of a company (the fan-out set; expired ones are filtered by ttl). */
+export const listCompanyConnections = async (companyId: number, now = Date.now()): Promise<WsConnection[]> => {
+  const result: WsConnection[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: '#ttl > :now',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':pk': `${company(companyId)}#WS`, ':now': Math.floor(now / 1000) },
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    result.push(...(out.Items ?? []).map(toConnection));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return result;
+};

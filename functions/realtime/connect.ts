@@ -1,0 +1,32 @@
+import { verifyAccessToken } from '../core/access-token';
+import { DomainError } from '../core/errors';
+import { errorFields, logger } from '../core/logger';
+import { putConnection } from '../data/ws-connection-repository';
+import { wsStatus, type WsEvent, type WsResult } from './events';
+
+/**
+ * $connect: the browser opens `wss://…/ws?token=<access token>` (browsers cannot set headers on a
+ * WebSocket). A missing, forged or expired token rejects the upgrade with 401; a valid one registers
+ * the connection with the caller's company, user and profile.
+ */
+export const handler = async (event: WsEvent): Promise<WsResult> => {
+  const token = event.queryStringParameters?.token;
+  if (!token) return wsStatus(401, { error: 'ERR_SESSION_EXPIRED' });
+  try {
+    const auth = await verifyAccessToken(token);
+    await putConnection({
+      connectionId: event.requestContext.connectionId,
+      companyId: auth.companyId,
+      userId: auth.userId,
+      profile: auth.profile,
+      super: auth.super,
+      rooms: [],
+      connectedAt: new Date(event.requestContext.connectedAt ?? Date.now()).toISOString(),
+    });
+    return wsStatus(200);
+  } catch (err) {
+    if (err instanceof DomainError) return wsStatus(err.status, { error: err.code });
+    logger.error('ws connect failed', { requestId: event.requestContext.requestId, ...errorFields(err) });
+    return wsStatus(500, { error: 'ERR_INTERNAL' });
+  }
+};

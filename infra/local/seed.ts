@@ -1,0 +1,143 @@
+import { hashPassword } from '../../functions/core/passwords';
+import { createCompany, getCompany } from '../../functions/data/company-repository';
+import { createPlan, type Plan } from '../../functions/data/plan-repository';
+import { createQueue } from '../../functions/data/queue-repository';
+import { createUser } from '../../functions/data/user-repository';
+
+/**
+ * Demo data for the local cloud, written once on first start through the product's own repositories:
+ * the platform owner's company 1 (due 2999-12-31, spec §9) with its super admin, the plans, and a demo
+ * company with an admin, two attendants and two queues. A second start finds company 1 and writes nothing.
+ */
+export interface SeedResult {
+  seeded: boolean;
+  logins: { role: string; email: string; password: string }[];
+}
+
+export const DEMO_PASSWORD = 'Zapdesk@2026';
+
+const LOGINS = [
+  { role: 'platform owner (super admin, company 1)', email: 'owner@zapdesk.local', password: DEMO_PASSWORD },
+  { role: 'demo company admin', email: 'admin@demo.zapdesk.local', password: DEMO_PASSWORD },
+  { role: 'demo attendant (Vendas)', email: 'ana@demo.zapdesk.local', password: DEMO_PASSWORD },
+  { role: 'demo attendant (Suporte)', email: 'bruno@demo.zapdesk.local', password: DEMO_PASSWORD },
+];
+
+const allFeatures = {
+  useWhatsapp: true,
+  useFacebook: true,
+  useInstagram: true,
+  useCampaigns: true,
+  useSchedules: true,
+  useInternalChat: true,
+  useExternalApi: true,
+  useKanban: true,
+  useOpenAi: true,
+  useIntegrations: true,
+} satisfies Partial<Plan>;
+
+const inDays = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export const seedDemoData = async (): Promise<SeedResult> => {
+  if (await getCompany(1)) return { seeded: false, logins: LOGINS };
+
+  const platformPlan = await createPlan({
+    name: 'Plataforma',
+    users: 999,
+    connections: 999,
+    queues: 999,
+    amount: 0,
+    isPublic: false,
+    ...allFeatures,
+  });
+  const basic = await createPlan({
+    name: 'Básico',
+    users: 3,
+    connections: 1,
+    queues: 3,
+    amount: 49,
+    isPublic: true,
+    ...allFeatures,
+    useCampaigns: false,
+    useOpenAi: false,
+    useIntegrations: false,
+    useExternalApi: false,
+  });
+  await createPlan({
+    name: 'Profissional',
+    users: 10,
+    connections: 3,
+    queues: 10,
+    amount: 149,
+    isPublic: true,
+    ...allFeatures,
+  });
+
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+
+  const owner = await createCompany({
+    name: 'ZapDesk',
+    email: 'owner@zapdesk.local',
+    phone: '',
+    document: '',
+    planId: platformPlan.id,
+    status: true,
+    recurrence: 'ANUAL',
+    dueDate: '2999-12-31',
+  });
+  if (owner.id !== 1) throw new Error(`the platform company must be company 1, got ${owner.id}: reset .data/`);
+  await createUser(owner.id, {
+    name: 'Dona da Plataforma',
+    email: LOGINS[0]!.email,
+    passwordHash,
+    profile: 'admin',
+    super: true,
+  });
+
+  const demo = await createCompany({
+    name: 'Demo Atendimento',
+    email: 'admin@demo.zapdesk.local',
+    phone: '5511999990000',
+    document: '',
+    planId: basic.id,
+    status: true,
+    recurrence: 'MENSAL',
+    dueDate: inDays(30),
+  });
+  const vendas = await createQueue(demo.id, {
+    name: 'Vendas',
+    color: '#2e7d32',
+    orderQueue: 1,
+    greetingMessage: 'Olá! Em que podemos ajudar na sua compra?',
+  });
+  const suporte = await createQueue(demo.id, {
+    name: 'Suporte',
+    color: '#1565c0',
+    orderQueue: 2,
+    greetingMessage: 'Olá! Conte-nos o que aconteceu.',
+  });
+  await createUser(demo.id, {
+    name: 'Administradora Demo',
+    email: LOGINS[1]!.email,
+    passwordHash,
+    profile: 'admin',
+    queueIds: [vendas.id, suporte.id],
+    showDashboard: 'enabled',
+  });
+  await createUser(demo.id, {
+    name: 'Ana Atendente',
+    email: LOGINS[2]!.email,
+    passwordHash,
+    profile: 'user',
+    queueIds: [vendas.id],
+  });
+  await createUser(demo.id, {
+    name: 'Bruno Atendente',
+    email: LOGINS[3]!.email,
+    passwordHash,
+    profile: 'user',
+    queueIds: [suporte.id],
+  });
+
+  return { seeded: true, logins: LOGINS };
+};
