@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
+import { resetConfigForTests } from '../../functions/config';
+import { BUCKETS } from '../../functions/data/buckets';
+import { QUEUES, dlqName, physicalQueueName, type QueueDefinition } from '../../functions/jobs/queues';
+import { CONSUMERS, TICKS } from '../../functions/jobs/registry';
+import { checkJava, ensureTable, startDynamoDbLocal } from './dynamodb';
+import { startGateway } from './gateway';
+import { REPO_ROOT, loadHandler } from './handler-modules';
+import { createLocalLog, describeError, type LocalLog } from './log';
+import { startPoller, type Poller, type SqsHandler } from './pollers';
+import { restoreBucket, snapshotBucket } from './s3-snapshot';
+import { startTick, type Tick } from './ticks';
+
+/**
+ * The local cloud (DESIGN §2): DynamoDB Local, fauxqs (SQS + S3), the gateway that serves the HTTP and
+ * WebSocket APIs with the very same Lambda handlers, queue pollers and minute ticks — on loopback, in
+ * this process (DynamoDB Local is the one child process). One local cloud per process: it sets
+ * process.env for the handlers it runs.
+ */
+export const LOCAL_PREFIX = 'zapdesk-local';
+const REGION = 'us-east-1';
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** SQS's longest retention: dead letters wait as long as possible for someone to look. */
+const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
+
+export interface LocalCloudOptions {
+  /** Where DynamoDB's file, the media snapshot and the app secret live (`.data/` for `npm start`). */
+  dataDir: string;
+  /** Gateway port; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** DynamoDB Local port; 0/undefined picks a free one. */
+  dynamoPort?: number;
+  /** DynamoDB Local with -inMemory and no media snapshots (tests). */
+  inMemory?: boolean;
+  /** Serve the built frontend; default true. */
+  serveFrontend?: boolean;
+  /** The built frontend; default frontend/dist. */
+  frontendDir?: string;
+  /** One poller per CONSUMERS entry; default true. */
+  pollers?: boolean;
+  /** One tick per TICKS entry; default true. */
+  ticks?: boolean;
+  /** No info lines (errors still print). */
+  quiet?: boolean;
+  /** Tests may bring their own; otherwise generated once into <dataDir>/app-secret. */
+  appSecret?: string;
+  /** LOG_LEVEL for the functions; default process.env.LOG_LEVEL or info. */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** How often the media bucket is written to disk; default 15 s. */
+  snapshotIntervalMs?: number;
+}
+
+/** What the functions' config reads (functions/config.ts), plus what the AWS SDK reads. */
+export type LocalCloudEnv = Record<string, string>;
+
+export interface LocalCloud {
+  /** `http://127.0.0.1:<port>` */
+  gatewayUrl: string;
+  /** `ws://127.0.0.1:<port>/ws` */
+  wsUrl: string;
+  env: LocalCloudEnv;
+  fauxqs: { endpoint: string };
+  dynamodb: { endpoint: string };
+  stop: () => Promise<void>;
+}
+
+const loadOrCreateSecret = async (dataDir: string): Promise<string> => {
+  const file = join(dataDir, 'app-secret');
+  try {
+    const existing = (await readFile(file, 'utf8')).trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start
+  }
+  const secret = randomBytes(32).toString('base64url');
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+};
+
+/** Creates a queue and its DLQ with the RedrivePolicy CDK gives it; returns both URLs and the ARN. */
+const createQueueWithDlq = async (sqs: SQSClient, q: QueueDefinition) => {
+  const fifo = q.fifo ? { FifoQueue: 'true', ContentBasedDeduplication: 'false' } : {};
+  const dlq = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: physicalQueueName(LOCAL_PREFIX, q, true),
+      Attributes: { ...fifo, MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS) },
+    }),
+  );
+  const dlqArn = (
+    await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))
+  ).Attributes?.QueueArn;
+  const main = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: physicalQueueName(LOCAL_PREFIX, q),
+      Attributes: {
+        ...fifo,
+        VisibilityTimeout: String(q.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(q.retentionSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: q.maxReceiveCount }),
+      },
+    }),
+  );
+  const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: main.QueueUrl, AttributeNames: ['QueueArn'] })))
+    .Attributes?.QueueArn;
+  if (!main.QueueUrl || !dlq.QueueUrl || !arn) throw new Error(`could not create queue ${q.name}`);
+  return { url: main.QueueUrl, arn, dlqUrl: dlq.QueueUrl };
+};
+
+export const startLocalCloud = async (options: LocalCloudOptions): Promise<LocalCloud> => {
+  const log: LocalLog = createLocalLog(options.quiet ?? false);
+  const dataDir = resolve(options.dataDir);
+  const inMemory = options.inMemory ?? false;
+  // Everything started so far, stopped in reverse order by stop() or when a later step fails.
+  const stack: { name: string; stop: () => Promise<void> }[] = [];
+  let stopped = false;
+  const stopAll = async () => {
+    if (stopped) return;
+    stopped = true;
+    for (const item of stack.reverse()) {
+      try {
+        await item.stop();
+      } catch (err) {
+        log.error(`could not stop ${item.name}`, describeError(err));
+      }
+    }
+  };
+
+  try {
+    checkJava();
+    await mkdir(dataDir, { recursive: true });
+    const appSecret = options.appSecret ?? (await loadOrCreateSecret(dataDir));
+
+    // DynamoDB Local and the table.
+    const dynamo = await startDynamoDbLocal({
+      path: inMemory ? null : join(dataDir, 'dynamodb'),
+      port: options.dynamoPort,
+      log,
+      quiet: options.quiet ?? false,
+    });
+    stack.push({ name: 'DynamoDB Local', stop: dynamo.stop });
+    const tableName = `${LOCAL_PREFIX}-table`;
+    const dynamoClient = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: REGION,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    await ensureTable(dynamoClient, tableName, log);
+    dynamoClient.destroy();
+
+    // fauxqs (SQS + S3) in-process. Built with buildApp because startFauxqs listens on 0.0.0.0.
+    const fauxqs = buildApp({ logger: false, defaultRegion: REGION });
+    await fauxqs.listen({ port: 0, host: '127.0.0.1' });
+    const fauxqsAddress = fauxqs.server.address();
+    const fauxqsEndpoint = `http://127.0.0.1:${typeof fauxqsAddress === 'object' && fauxqsAddress ? fauxqsAddress.port : 0}`;
+    stack.push({ name: 'fauxqs', stop: () => fauxqs.close() });
+    const sqs = new SQSClient({ endpoint: fauxqsEndpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+    const s3 = new S3Client({
+      endpoint: fauxqsEndpoint,
+      region: REGION,
+      credentials: LOCAL_CREDENTIALS,
+      forcePathStyle: true,
+    });
+    stack.push({
+      name: 'AWS clients',
+      stop: async () => {
+        sqs.destroy();
+        s3.destroy();
+      },
+    });
+
+    const queues: Record<string, { url: string; arn: string }> = {};
+    const queueUrls: Record<string, string> = {};
+    for (const q of QUEUES) {
+      const created = await createQueueWithDlq(sqs, q);
+      queues[q.name] = created;
+      queueUrls[q.name] = created.url;
+      queueUrls[dlqName(q)] = created.dlqUrl;
+    }
+    const bucketName = (name: string) => `${LOCAL_PREFIX}-${name}`;
+    for (const b of BUCKETS) await s3.send(new CreateBucketCommand({ Bucket: bucketName(b.name) }));
+    const mediaBucket = bucketName('media');
+
+    // Media survives restarts: restored now, written back periodically and on stop.
+    if (!inMemory) {
+      const snapshotDir = (name: string) => join(dataDir, 's3', bucketName(name));
+      for (const b of BUCKETS) {
+        const restored = await restoreBucket(s3, bucketName(b.name), snapshotDir(b.name));
+        if (restored > 0) log.info('media restored', { bucket: bucketName(b.name), objects: restored });
+      }
+      let snapshotting = Promise.resolve();
+      const snapshot = () => {
+        snapshotting = snapshotting.then(async () => {
+          for (const b of BUCKETS) await snapshotBucket(s3, bucketName(b.name), snapshotDir(b.name));
+        });
+        return snapshotting.catch((err: unknown) => log.error('media snapshot failed', describeError(err)));
+      };
+      const timer = setInterval(() => void snapshot(), options.snapshotIntervalMs ?? 15_000);
+      timer.unref();
+      stack.push({
+        name: 'media snapshots',
+        stop: async () => {
+          clearInterval(timer);
+          await snapshot();
+        },
+      });
+    }
+
+    // The gateway; the functions' environment depends on its port.
+    const gateway = await startGateway({
+      port: options.port ?? 3000,
+      frontendDir:
+        options.serveFrontend === false ? null : (options.frontendDir ?? join(REPO_ROOT, 'frontend', 'dist')),
+      s3: { endpoint: fauxqsEndpoint, mediaBucket },
+      region: REGION,
+      functionPrefix: LOCAL_PREFIX,
+      log,
+    });
+    stack.push({ name: 'gateway', stop: gateway.stop });
+
+    const env: LocalCloudEnv = {
+      STAGE: 'local',
+      AWS_REGION: REGION,
+      AWS_DEFAULT_REGION: REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_EC2_METADATA_DISABLED: 'true',
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SQS_ENDPOINT: fauxqsEndpoint,
+      S3_ENDPOINT: gateway.s3Endpoint,
+      MEDIA_BUCKET: mediaBucket,
+      MEDIA_BASE_URL: '/media',
+      WS_MANAGEMENT_ENDPOINT: gateway.managementEndpoint,
+      QUEUE_URLS: JSON.stringify(queueUrls),
+      APP_SECRET: appSecret,
+      LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+    };
+    Object.assign(process.env, env);
+    resetConfigForTests();
+
+    // Event source mappings and schedules, per the registries.
+    if (options.pollers ?? true) {
+      const pollers: Poller[] = CONSUMERS.map((c) => {
+        const q = queues[c.queue];
+        if (!q) throw new Error(`consumer of unknown queue ${c.queue}`);
+        return startPoller({
+          sqs,
+          queueUrl: q.url,
+          queueArn: q.arn,
+          handler: { load: () => loadHandler<SqsHandler>(c.entry) },
+          batchSize: c.batchSize,
+          timeoutSeconds: c.timeoutSeconds,
+          region: REGION,
+          functionName: `${LOCAL_PREFIX}-consumer-${c.queue}`,
+          log,
+        });
+      });
+      stack.push({ name: 'pollers', stop: async () => void (await Promise.all(pollers.map((p) => p.stop()))) });
+    }
+    if (options.ticks ?? true) {
+      const ticks: Tick[] = TICKS.map((t) => startTick(t, { region: REGION, namePrefix: LOCAL_PREFIX, log }));
+      stack.push({ name: 'ticks', stop: async () => void (await Promise.all(ticks.map((t) => t.stop()))) });
+    }
+
+    log.info('local cloud ready', {
+      gateway: gateway.url,
+      dynamodb: dynamo.endpoint,
+      fauxqs: fauxqsEndpoint,
+      consumers: options.pollers === false ? 0 : CONSUMERS.length,
+      ticks: options.ticks === false ? 0 : TICKS.length,
+    });
+    return {
+      gatewayUrl: gateway.url,
+      wsUrl: gateway.wsUrl,
+      env,
+      fauxqs: { endpoint: fauxqsEndpoint },
+      dynamodb: { endpoint: dynamo.endpoint },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+};
