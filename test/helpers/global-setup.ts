@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startLocalCloud, type LocalCloudEnv } from '../../infra/local/cloud';
+
+/**
+ * Integration tests run against ONE local cloud per run (STYLE 13): DynamoDB Local in memory, fauxqs,
+ * the gateway on a free port, pollers and ticks per the real registries. Test files reach it through
+ * `inject(...)`; integration-env.ts copies its environment into every worker before handlers load.
+ */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** `http://127.0.0.1:<port>`: the gateway (API under /api, media under /media, the app at /). */
+    gatewayUrl: string;
+    /** `ws://127.0.0.1:<port>/ws` */
+    wsUrl: string;
+    /** The functions' environment (TABLE_NAME, endpoints, QUEUE_URLS, APP_SECRET, ...). */
+    localCloudEnv: LocalCloudEnv;
+    /** A stand-in for frontend/dist the gateway serves, so static tests do not need a build. */
+    frontendDir: string;
+  }
+}
+
+/** A minimal built frontend: index.html and one hashed asset, like Vite's output. */
+const writeFrontend = async (dir: string): Promise<void> => {
+  await mkdir(join(dir, 'assets'), { recursive: true });
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/index-test.js"></script></head><body><div id="root" data-test="zapdesk-index"></div></body></html>\n',
+  );
+  await writeFile(join(dir, 'assets', 'index-test.js'), 'export const app = "zapdesk";\n');
+};
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'zapdesk-integration-'));
+  const frontendDir = join(dataDir, 'frontend-dist');
+  await writeFrontend(frontendDir);
+  const cloud = await startLocalCloud({
+    dataDir,
+    port: 0,
+    inMemory: true,
+    serveFrontend: true,
+    frontendDir,
+    pollers: true,
+    ticks: true,
+    quiet: true,
+    appSecret: randomBytes(32).toString('base64url'),
+    logLevel: 'warn',
+  });
+  project.provide('gatewayUrl', cloud.gatewayUrl);
+  project.provide('wsUrl', cloud.wsUrl);
+  project.provide('localCloudEnv', cloud.env);
+  project.provide('frontendDir', frontendDir);
+  return async () => {
+    await cloud.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
