@@ -1,0 +1,9 @@
+import { api } from './transport';
+
+export interface VersionAnswer {
+  version: string;
+}
+
+/** GET /version (public): the product version shown in the menu and on the status page. */
+export const getVersion = (options?: { signal?: AbortSignal }): Promise<VersionAnswer> =>
+  api().get<VersionAnswer>('/version', options);

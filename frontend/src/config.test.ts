@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig } from './config';
+
+const respond = (status: number, body: string) => async () => new Response(body, { status });
+
+describe('runtime config', () => {
+  it('resolves relative URLs against the page: /api over https, /ws as wss', async () => {
+    const config = await loadConfig(
+      respond(200, JSON.stringify({ apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 'aws' })),
+      'https://desk.example.com',
+    );
+    expect(config).toEqual({
+      apiBase: 'https://desk.example.com/api',
+      wsUrl: 'wss://desk.example.com/ws',
+      mediaBase: '/media',
+      stage: 'aws',
+    });
+  });
+
+  it('uses ws:// on a plain http page and keeps absolute URLs', () => {
+    expect(
+      parseConfig({ apiBase: '/api/', wsUrl: '/ws', mediaBase: '/media/', stage: 'local' }, 'http://localhost:5173'),
+    ).toEqual({
+      apiBase: 'http://localhost:5173/api',
+      wsUrl: 'ws://localhost:5173/ws',
+      mediaBase: '/media',
+      stage: 'local',
+    });
+    expect(
+      parseConfig(
+        {
+          apiBase: 'https://api.example.com',
+          wsUrl: 'https://ws.example.com/prod',
+          mediaBase: 'https://cdn.example.com/m',
+          stage: 'aws',
+        },
+        'https://desk.example.com',
+      ),
+    ).toMatchObject({ apiBase: 'https://api.example.com', wsUrl: 'wss://ws.example.com/prod' });
+  });
+
+  it('says which fields are missing', () => {
+    expect(() => parseConfig({ apiBase: '/api', wsUrl: '', stage: 3 }, 'https://x')).toThrow(
+      '/config.json is missing wsUrl, mediaBase, stage (each a non-empty string)',
+    );
+    expect(() => parseConfig([], 'https://x')).toThrow('/config.json must be a JSON object');
+  });
+
+  it('rejects a WebSocket URL of another scheme', () => {
+    expect(() =>
+      parseConfig({ apiBase: '/api', wsUrl: 'ftp://x/ws', mediaBase: '/m', stage: 's' }, 'https://x'),
+    ).toThrow(ConfigError);
+  });
+
+  it('fails clearly when the file is missing, not JSON, or unreachable', async () => {
+    await expect(loadConfig(respond(404, 'not found'), 'https://x')).rejects.toThrow('/config.json answered HTTP 404');
+    await expect(loadConfig(respond(200, '<!doctype html><html>'), 'https://x')).rejects.toThrow(
+      '/config.json is not valid JSON',
+    );
+    await expect(
+      loadConfig(async () => {
+        throw new TypeError('Failed to fetch');
+      }, 'https://x'),
+    ).rejects.toThrow('/config.json could not be fetched (network error)');
+  });
+
+  it('asks for a fresh copy every time', async () => {
+    let init: RequestInit | undefined;
+    await loadConfig(async (_url, i) => {
+      init = i;
+      return new Response(JSON.stringify({ apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 's' }));
+    }, 'https://x');
+    expect(init?.cache).toBe('no-store');
+  });
+});

@@ -1,0 +1,58 @@
+import '@cloudscape-design/global-styles/index.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router-dom';
+import { createAmplifyAdapter } from './api/amplify-adapter';
+import { session } from './api/session';
+import { configureApi, createTransport } from './api/transport';
+import { App, routes } from './App';
+import { loadConfig, type RuntimeConfig } from './config';
+import { initI18n } from './i18n';
+import { ConfigErrorPage } from './pages/errors/config-error-page';
+import { RealtimeSocket } from './realtime/socket';
+import { registerServiceWorker } from './service-worker-registration';
+import { applyStoredTheme } from './theme';
+
+/**
+ * Start-up: theme and language first (the error screen needs them too), then /config.json before anything
+ * renders; without it the app cannot know where its API is, so a clear error screen replaces it.
+ */
+const bootstrap = async () => {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  const root = createRoot(container);
+
+  applyStoredTheme();
+  const i18nReady = initI18n();
+
+  let config: RuntimeConfig;
+  try {
+    config = await loadConfig();
+  } catch (err) {
+    console.error(err);
+    await i18nReady;
+    root.render(
+      <StrictMode>
+        <ConfigErrorPage error={err} />
+      </StrictMode>,
+    );
+    return;
+  }
+  await i18nReady;
+
+  configureApi(createTransport({ adapter: createAmplifyAdapter(config.apiBase) }));
+
+  const socket = new RealtimeSocket({ url: config.wsUrl, getToken: () => session.getToken() });
+  session.onChange(() => socket.start());
+  session.onExpired(() => socket.stop());
+  socket.start();
+
+  root.render(
+    <StrictMode>
+      <App services={{ config, socket }} router={createBrowserRouter(routes)} />
+    </StrictMode>,
+  );
+};
+
+void bootstrap();
+registerServiceWorker();

@@ -1,0 +1,35 @@
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
+import { DEFAULT_LANGUAGE, i18n, initI18n } from '@/i18n';
+
+// Testing Library turns React's act() environment on through global hooks, which this project does not
+// enable (no vitest globals): turn it on here, and clean up after each test below.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// jsdom has no matchMedia; Cloudscape reads it for breakpoints and reduced motion. Reduced motion is on,
+// so Cloudscape skips its enter/exit animations and a closed toast is gone at once.
+if (typeof window.matchMedia !== 'function') {
+  window.matchMedia = (query: string): MediaQueryList => ({
+    matches: query.includes('prefers-reduced-motion: reduce'),
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  });
+}
+
+// The first render of a lazy page transforms its Cloudscape modules (seconds on a busy 2-core machine):
+// give findBy*/waitFor and the tests room for that one cold start.
+configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
+
+await initI18n();
+
+afterEach(async () => {
+  cleanup();
+  await i18n.changeLanguage(DEFAULT_LANGUAGE);
+  localStorage.clear();
+});
