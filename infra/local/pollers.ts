@@ -5,7 +5,7 @@ import {
   type MessageAttributeValue,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import { createLambdaContext, invokeWithTimeout } from './lambda-context';
 import { createLocalLog, describeError, type LocalLog } from './log';
 
@@ -15,10 +15,7 @@ import { createLocalLog, describeError, type LocalLog } from './log';
  * the visibility timeout (ReportBatchItemFailures semantics). Moving a message to the DLQ after
  * maxReceiveCount is the queue's RedrivePolicy, enforced by fauxqs on receive — as in SQS.
  */
-export type SqsHandler = (
-  event: SQSEvent,
-  context: ReturnType<typeof createLambdaContext>,
-) => Promise<SQSBatchResponse | void>;
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface PollerOptions {
   sqs: SQSClient;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ScheduledEvent } from 'aws-lambda';
+import type { Context, ScheduledEvent } from 'aws-lambda';
 import type { TickDefinition } from '../../functions/jobs/registry';
 import { loadHandler } from './handler-modules';
 import { LOCAL_ACCOUNT_ID, createLambdaContext, invokeWithTimeout } from './lambda-context';
@@ -10,7 +10,7 @@ import { createLocalLog, describeError, type LocalLog } from './log';
  * minutes with the Scheduled Event EventBridge sends. Tests run a tick on demand (`runNow`) or with a
  * shorter interval.
  */
-export type TickHandler = (event: ScheduledEvent, context: ReturnType<typeof createLambdaContext>) => Promise<unknown>;
+export type TickHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
 
 export interface TickOptions {
   /** Override of the schedule (tests); defaults to `everyMinutes` minutes. */

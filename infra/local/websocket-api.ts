@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Context } from 'aws-lambda';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { WS_ENTRIES, WS_ROUTES, type WsEntry } from '../../functions/realtime/routes';
 import { loadHandler } from './handler-modules';
@@ -28,7 +29,7 @@ interface WsConnectionState {
   domainName: string;
 }
 
-type WsLambdaHandler = (event: unknown, context: ReturnType<typeof createLambdaContext>) => Promise<unknown>;
+type WsLambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 
 /** Named routes a message can select (`$connect` / `$disconnect` are never selected by a message). */
 const MESSAGE_ROUTE_KEYS = new Set(
