@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { z } from 'zod';
 import type { AuthContext } from './auth-context';
-import { Unauthorized } from './errors';
+import { Forbidden } from './errors';
 import { secretKey } from './secrets';
 
 /**
@@ -46,7 +46,12 @@ export interface VerifiedAccessToken extends Pick<AuthContext, 'companyId' | 'us
   sessionId?: string;
 }
 
-/** Throws Unauthorized (401, ERR_SESSION_EXPIRED) for a missing, forged, malformed or expired token. */
+/**
+ * Throws 403 for a presented token that is expired (ERR_SESSION_EXPIRED) or forged / malformed
+ * (ERR_INVALID_TOKEN). The spec's client answers a 403 with one refresh (the httpOnly refresh cookie) and a
+ * retry, and clears the session only on 401 — which the stack returns when no token is sent at all and the
+ * refresh call returns when the refresh token is bad (docs/decisions.md D9).
+ */
 export const verifyAccessToken = async (token: string): Promise<VerifiedAccessToken> => {
   try {
     const { payload } = await jwtVerify(token, await secretKey('access-token'), {
@@ -62,7 +67,7 @@ export const verifyAccessToken = async (token: string): Promise<VerifiedAccessTo
       ...(claims.sid ? { sessionId: claims.sid } : {}),
     };
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw new Unauthorized('ERR_SESSION_EXPIRED', 'Session expired');
-    throw new Unauthorized('ERR_INVALID_TOKEN', 'Invalid token');
+    if (err instanceof joseErrors.JWTExpired) throw new Forbidden('ERR_SESSION_EXPIRED', 'Session expired');
+    throw new Forbidden('ERR_INVALID_TOKEN', 'Invalid token');
   }
 };

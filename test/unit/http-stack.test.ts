@@ -34,13 +34,13 @@ describe('the HTTP handler stack', () => {
     expect(res.headers.Allow).toBe('GET');
   });
 
-  it('rejects a protected route without a token with 401', async () => {
+  it('rejects a protected route without a token with 401 (the client clears its session)', async () => {
     const res = await call(tagsHandler, 'GET', '/tags');
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('ERR_SESSION_EXPIRED');
   });
 
-  it('rejects a token signed with another key with 401 ERR_INVALID_TOKEN', async () => {
+  it('rejects a token signed with another key with 403 ERR_INVALID_TOKEN (the client refreshes once)', async () => {
     const forged = await new SignJWT({ cid: 7, prf: 'admin', sup: true })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('3')
@@ -48,14 +48,14 @@ describe('the HTTP handler stack', () => {
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode('x'.repeat(32)));
     const res = await call(tagsHandler, 'GET', '/tags', { headers: { authorization: `Bearer ${forged}` } });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_INVALID_TOKEN');
   });
 
-  it('rejects an expired token with 401 ERR_SESSION_EXPIRED', async () => {
+  it('rejects an expired token with 403 ERR_SESSION_EXPIRED (the client refreshes once)', async () => {
     const expired = await signAccessToken({ companyId: 7, userId: 3, profile: 'user', super: false }, -10);
     const res = await call(tagsHandler, 'GET', '/tags', { headers: { authorization: `Bearer ${expired}` } });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(403);
     expect(res.body.error).toBe('ERR_SESSION_EXPIRED');
   });
 
