@@ -93,7 +93,7 @@ describe('WebSocket API', () => {
     expect(await rejectedWith(wsUrl)).toBe(401);
   });
 
-  it('rejects the upgrade with 401 for a forged token', async () => {
+  it('rejects the upgrade with 403 for a forged token (the client refreshes, decisions D9)', async () => {
     const forged = await new SignJWT({ cid: companyId, prf: 'admin', sup: true })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('11')
@@ -101,7 +101,7 @@ describe('WebSocket API', () => {
       .setExpirationTime('10m')
       .sign(randomBytes(32));
 
-    expect(await rejectedWith(`${wsUrl}?token=${forged}`)).toBe(401);
+    expect(await rejectedWith(`${wsUrl}?token=${forged}`)).toBe(403);
   });
 
   it('opens with a valid token, registers the connection, answers ping with pong, and forgets it on close', async () => {
