@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { signAccessToken } from '../../functions/core/access-token';
+import { hashPassword } from '../../functions/core/passwords';
+import { createCompany, type Company } from '../../functions/data/company-repository';
+import { createUser, type User } from '../../functions/data/user-repository';
+
+/**
+ * Integration fixtures. Every test file makes its own company (STYLE 13), so files never depend on each
+ * other's data and can run in parallel against the one local cloud.
+ */
+export interface TestCompany {
+  company: Company;
+  admin: User;
+  attendant: User;
+  adminToken: string;
+  attendantToken: string;
+}
+
+let cachedHash: Promise<string> | undefined;
+
+export const freshCompany = async (name = `Empresa ${randomUUID().slice(0, 8)}`): Promise<TestCompany> => {
+  cachedHash ??= hashPassword('Teste@1234');
+  const passwordHash = await cachedHash;
+  const company = await createCompany({
+    name,
+    email: `${randomUUID()}@test.local`,
+    phone: '',
+    document: '',
+    planId: 1,
+    status: true,
+    recurrence: 'MENSAL',
+    dueDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+  });
+  const admin = await createUser(company.id, {
+    name: 'Admin',
+    email: `admin-${randomUUID()}@test.local`,
+    passwordHash,
+    profile: 'admin',
+  });
+  const attendant = await createUser(company.id, {
+    name: 'Atendente',
+    email: `user-${randomUUID()}@test.local`,
+    passwordHash,
+    profile: 'user',
+  });
+  return {
+    company,
+    admin,
+    attendant,
+    adminToken: await signAccessToken({ companyId: company.id, userId: admin.id, profile: 'admin', super: false }),
+    attendantToken: await signAccessToken({
+      companyId: company.id,
+      userId: attendant.id,
+      profile: 'user',
+      super: false,
+    }),
+  };
+};
+
+export interface ApiResponse<T = any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** A caller of the local gateway's HTTP API, as a browser or integrator would call it. */
+export const api = (token?: string) => {
+  const base = `${inject('gatewayUrl')}/api`;
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    query?: Record<string, string>,
+  ): Promise<ApiResponse> => {
+    const url = new URL(`${base}${path}`);
+    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
+    const res = await fetch(url, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+  return {
+    get: (path: string, query?: Record<string, string>) => request('GET', path, undefined, query),
+    post: (path: string, body?: unknown) => request('POST', path, body),
+    put: (path: string, body?: unknown) => request('PUT', path, body),
+    delete: (path: string) => request('DELETE', path),
+  };
+};

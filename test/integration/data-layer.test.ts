@@ -1,0 +1,144 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Conflict } from '../../functions/core/errors';
+import { db, tableName } from '../../functions/data/client';
+import { nextId } from '../../functions/data/counter-repository';
+import { createQueue, listQueues } from '../../functions/data/queue-repository';
+import { createTag, listTags } from '../../functions/data/tag-repository';
+import { createUser, findUserIdByEmail } from '../../functions/data/user-repository';
+import { freshCompany, type TestCompany } from '../helpers/fixtures';
+
+let t: TestCompany;
+beforeAll(async () => {
+  t = await freshCompany();
+});
+
+describe('per-company counters', () => {
+  it('50 parallel increments give 50 distinct, consecutive ids', async () => {
+    const ids = await Promise.all(Array.from({ length: 50 }, () => nextId(t.company.id, 'ticket')));
+    expect(new Set(ids).size).toBe(50);
+    const sorted = [...ids].sort((a, b) => a - b);
+    expect(sorted[49]! - sorted[0]!).toBe(49);
+  });
+
+  it('counts each company separately', async () => {
+    const other = await freshCompany();
+    expect(await nextId(other.company.id, 'contact')).toBe(1);
+    expect(await nextId(other.company.id, 'contact')).toBe(2);
+  });
+});
+
+describe('conditional writes and transactions', () => {
+  it('a second user with the same e-mail (any case) is a Conflict and writes nothing', async () => {
+    const email = `dup-${t.company.id}@test.local`;
+    const first = await createUser(t.company.id, { name: 'Primeira', email, passwordHash: 'x', profile: 'user' });
+    const err = await createUser(t.company.id, {
+      name: 'Segunda',
+      email: email.toUpperCase(),
+      passwordHash: 'x',
+      profile: 'user',
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Conflict);
+    expect((err as Conflict).code).toBe('ERR_EMAIL_ALREADY_EXISTS');
+    // The guard still points at the first user and no second user item exists.
+    expect(await findUserIdByEmail(email)).toEqual({ companyId: t.company.id, userId: first.id });
+    const users = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :n)',
+        ExpressionAttributeValues: { ':pk': `C#${t.company.id}#USER`, ':n': 'segunda' },
+      }),
+    );
+    expect(users.Items).toEqual([]);
+  });
+
+  it('the same e-mail in another company is also refused (unique per platform)', async () => {
+    const other = await freshCompany();
+    await expect(
+      createUser(other.company.id, { name: 'Outra', email: t.admin.email, passwordHash: 'x', profile: 'user' }),
+    ).rejects.toMatchObject({ code: 'ERR_EMAIL_ALREADY_EXISTS' });
+  });
+
+  it('a queue colour is unique per company: the losing transaction writes no queue', async () => {
+    await createQueue(t.company.id, { name: 'Vendas', color: '#AA0000' });
+    await expect(createQueue(t.company.id, { name: 'Outra', color: '#aa0000' })).rejects.toMatchObject({
+      status: 409,
+      code: 'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+    });
+    expect((await listQueues(t.company.id)).map((q) => q.name)).toEqual(['Vendas']);
+    // Another company may use the same colour.
+    const other = await freshCompany();
+    await expect(createQueue(other.company.id, { name: 'Vendas', color: '#AA0000' })).resolves.toMatchObject({
+      color: '#AA0000',
+    });
+  });
+
+  it('of parallel queues with one colour exactly one wins', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => createQueue(t.company.id, { name: `Fila ${i}`, color: '#00FF00' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect((await listQueues(t.company.id)).filter((q) => q.color === '#00FF00')).toHaveLength(1);
+  });
+});
+
+describe('cursor paging', () => {
+  it('walks 45 tags in name order, 20 per page, without gaps or repeats', async () => {
+    const p = await freshCompany();
+    await Promise.all(
+      Array.from({ length: 45 }, (_, i) =>
+        createTag(p.company.id, { name: `tag ${String(i).padStart(2, '0')}`, color: '#123456', kanban: 0 }),
+      ),
+    );
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listTags(p.company.id, { limit: 20, cursor });
+      seen.push(...page.items.map((x) => x.name));
+      cursor = page.nextCursor;
+      pages += 1;
+      expect(page.hasMore).toBe(cursor !== undefined);
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 45 }, (_, i) => `tag ${String(i).padStart(2, '0')}`));
+  });
+
+  it('an exact multiple of the page size ends with hasMore false and no cursor', async () => {
+    const p = await freshCompany();
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => createTag(p.company.id, { name: `x${i}yz`, color: '#123456', kanban: 0 })),
+    );
+    const page = await listTags(p.company.id, { limit: 4 });
+    expect(page.items).toHaveLength(4);
+    expect(page.hasMore).toBe(false);
+    expect(page.nextCursor).toBeUndefined();
+  });
+
+  it('filters by name prefix and by kanban through the index, never another company', async () => {
+    const p = await freshCompany();
+    const q = await freshCompany();
+    await createTag(p.company.id, { name: 'Cliente VIP', color: '#111111', kanban: 1 });
+    await createTag(p.company.id, { name: 'Cliente novo', color: '#222222', kanban: 0 });
+    await createTag(p.company.id, { name: 'Fornecedor', color: '#333333', kanban: 1 });
+    await createTag(q.company.id, { name: 'Cliente da outra', color: '#444444', kanban: 1 });
+    const byPrefix = await listTags(p.company.id, { limit: 10, search: 'clíente' });
+    expect(byPrefix.items.map((x) => x.name)).toEqual(['Cliente novo', 'Cliente VIP']);
+    const kanban = await listTags(p.company.id, { limit: 10, kanbanOnly: true });
+    expect(kanban.items.map((x) => x.name)).toEqual(['Cliente VIP', 'Fornecedor']);
+  });
+
+  it('a cursor from one company does not page another company', async () => {
+    const p = await freshCompany();
+    const q = await freshCompany();
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) => createTag(p.company.id, { name: `p${i}ppp`, color: '#123456', kanban: 0 })),
+    );
+    const page = await listTags(p.company.id, { limit: 1 });
+    await expect(listTags(q.company.id, { limit: 1, cursor: page.nextCursor })).rejects.toMatchObject({
+      status: 400,
+      code: 'ERR_INVALID_CURSOR',
+    });
+  });
+});
