@@ -48,6 +48,19 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // One browser per file; files share the one local cloud.
+          fileParallelism: false,
+        },
+      },
+      {
         resolve: { alias: { ...alias, '@': r('./frontend/src') } },
         test: {
           name: 'frontend',
