@@ -5,9 +5,10 @@ import type { Page } from '../data/query-page';
 /**
  * List paging. The spec's lists send `pageNumber` (from 1); ours also take the opaque `cursor` from the
  * previous answer (`nextCursor`), which costs one Query of one page. `pageNumber` > 1 without a cursor
- * walks the pages before it — O(pageNumber × page) — so it is capped (docs/decisions.md).
+ * walks the pages before it — O(pageNumber × page) — so at most MAX_SKIPPED_ITEMS items may be skipped
+ * (docs/decisions.md D4, docs/data-model.md §1.7).
  */
-export const MAX_PAGE_NUMBER_WITHOUT_CURSOR = 50;
+export const MAX_SKIPPED_ITEMS = 1000;
 
 export const pagingQuery = {
   pageNumber: z.coerce.number().int().min(1).default(1),
@@ -18,15 +19,13 @@ export type PagingInput = { pageNumber: number; cursor?: string | undefined };
 
 export const fetchPage = async <T>(
   paging: PagingInput,
+  pageSize: number,
   fetch: (cursor: string | undefined) => Promise<Page<T>>,
 ): Promise<Page<T>> => {
   if (paging.cursor || paging.pageNumber === 1) return fetch(paging.cursor);
-  if (paging.pageNumber > MAX_PAGE_NUMBER_WITHOUT_CURSOR) {
-    throw new BadRequest('ERR_VALIDATION', 'pageNumber too large without a cursor', [
-      {
-        field: 'query.pageNumber',
-        reason: `use the cursor from the previous page beyond page ${MAX_PAGE_NUMBER_WITHOUT_CURSOR}`,
-      },
+  if ((paging.pageNumber - 1) * pageSize > MAX_SKIPPED_ITEMS) {
+    throw new BadRequest('ERR_VALIDATION', 'pageNumber too deep without a cursor', [
+      { field: 'query.pageNumber', reason: 'too deep, use the cursor (nextCursor) from the previous page' },
     ]);
   }
   let page = await fetch(undefined);

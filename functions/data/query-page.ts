@@ -23,6 +23,12 @@ export interface QueryPageInput {
   /** Newest/greatest first. */
   descending?: boolean;
   filter?: string;
+  /**
+   * Most items one request may examine (DynamoDB counts filtered-out items too). Defaults to 8 × limit
+   * (docs/data-model.md §1.7): a selective filter answers a short page with `hasMore` rather than walking
+   * the whole partition.
+   */
+  readBudget?: number;
 }
 
 const keyAttributesOf = (index?: IndexName): string[] => {
@@ -44,15 +50,18 @@ const keyOf = (item: Record<string, unknown>, attributes: string[]): Key => {
 
 /**
  * One page of a Query, costing O(limit): asks for limit + 1 items so `hasMore` is exact, and hands out
- * a signed cursor made from the last returned item's keys. With a filter, DynamoDB may stop early; the
- * loop continues only while the page is short and the partition has more.
+ * a signed cursor made from the last returned item's keys. With a filter DynamoDB may return fewer items
+ * than it examined; the loop goes on while the page is short, the partition has more and the read budget
+ * lasts. When the budget runs out first, the page may be short and the cursor points at the last
+ * examined key, so the next request continues where this one stopped.
  */
 export const queryPage = async <T = Record<string, unknown>>(input: QueryPageInput): Promise<Page<T>> => {
   const attributes = keyAttributesOf(input.index);
+  const budget = input.readBudget ?? 8 * input.limit;
   let startKey: Key | undefined = input.cursor ? await decodeCursor(input.scope, input.cursor) : undefined;
   const items: Record<string, unknown>[] = [];
-  let exhausted = false;
-  while (items.length <= input.limit && !exhausted) {
+  let examined = 0;
+  do {
     const params: QueryCommandInput = {
       TableName: tableName(),
       ...(input.index ? { IndexName: input.index } : {}),
@@ -61,20 +70,28 @@ export const queryPage = async <T = Record<string, unknown>>(input: QueryPageInp
       ExpressionAttributeValues: input.values,
       ...(input.filter ? { FilterExpression: input.filter } : {}),
       ScanIndexForward: !input.descending,
-      Limit: input.limit + 1 - items.length,
+      Limit: Math.max(1, Math.min(input.limit + 1 - items.length, budget - examined)),
       ...(startKey ? { ExclusiveStartKey: startKey } : {}),
     };
     const out = await mapDynamoErrors(() => db().send(new QueryCommand(params)));
     items.push(...((out.Items ?? []) as Record<string, unknown>[]));
+    examined += out.ScannedCount ?? out.Count ?? 0;
     startKey = out.LastEvaluatedKey as Key | undefined;
-    exhausted = !startKey;
+  } while (items.length <= input.limit && startKey && examined < budget);
+
+  if (items.length > input.limit) {
+    const pageItems = items.slice(0, input.limit);
+    const last = pageItems[pageItems.length - 1]!;
+    return {
+      items: pageItems as T[],
+      hasMore: true,
+      nextCursor: await encodeCursor(input.scope, keyOf(last, attributes)),
+    };
   }
-  const hasMore = items.length > input.limit;
-  const pageItems = items.slice(0, input.limit);
-  const last = pageItems[pageItems.length - 1];
+  // The page is short: either the partition is exhausted or the read budget ran out first.
   return {
-    items: pageItems as T[],
-    hasMore,
-    ...(hasMore && last ? { nextCursor: await encodeCursor(input.scope, keyOf(last, attributes)) } : {}),
+    items: items as T[],
+    hasMore: startKey !== undefined,
+    ...(startKey ? { nextCursor: await encodeCursor(input.scope, startKey) } : {}),
   };
 };

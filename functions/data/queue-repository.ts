@@ -40,9 +40,16 @@ export const queueKeys = (companyId: number, id: number) => ({
   pk: `${company(companyId)}#QUEUE`,
   sk: `QUEUE#${pad(id)}`,
 });
+/** `#ABC` and `#aabbcc` are one colour: the guard compares the lower-case six-digit form. */
+export const normalizeColor = (color: string): string => {
+  const c = color.trim().toLowerCase();
+  const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/.exec(c);
+  return short ? `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}` : c;
+};
+
 export const queueColorKeys = (companyId: number, color: string) => ({
   pk: `${company(companyId)}#QUEUECOLOR`,
-  sk: color.trim().toLowerCase(),
+  sk: normalizeColor(color),
 });
 
 export type NewQueue = Pick<Queue, 'name' | 'color'> & Partial<Omit<Queue, 'id' | 'companyId' | 'name' | 'color'>>;

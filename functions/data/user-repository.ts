@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
@@ -7,8 +8,9 @@ import { company, pad, searchForm } from './keys';
 
 /**
  * User: `pk = C#<c>#USER, sk = USER#<pad id>`, by name on gsi1 (`C#<c>#USER`, `<searchForm name>#<pad id>`).
- * The platform-wide unique e-mail is a guard item `pk = EMAIL#<email>, sk = EMAIL` written in the same
- * transaction, which also serves the login lookup (e-mail -> company and user) with one GetItem.
+ * The platform-wide unique e-mail is a guard item `pk = EMAIL#<sha256(lower-cased e-mail)>, sk = EMAIL`
+ * written in the same transaction, which also serves the login lookup (e-mail -> company and user) with
+ * one GetItem. Hashed so addresses never appear in keys (keys surface in AWS diagnostics).
  */
 export interface User {
   id: number;
@@ -65,7 +67,9 @@ export const userKeys = (companyId: number, id: number) => ({
   pk: `${company(companyId)}#USER`,
   sk: `USER#${pad(id)}`,
 });
-export const emailKeys = (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'EMAIL' });
+export const emailHash = (email: string): string =>
+  createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+export const emailKeys = (email: string) => ({ pk: `EMAIL#${emailHash(email)}`, sk: 'EMAIL' });
 
 const toUser = (item: Record<string, unknown>): User => {
   const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, ...rest } = item;

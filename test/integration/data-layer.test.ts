@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Conflict } from '../../functions/core/errors';
 import { db, tableName } from '../../functions/data/client';
 import { nextId } from '../../functions/data/counter-repository';
+import { queryPage } from '../../functions/data/query-page';
 import { createQueue, listQueues } from '../../functions/data/queue-repository';
 import { createTag, listTags } from '../../functions/data/tag-repository';
 import { createUser, findUserIdByEmail } from '../../functions/data/user-repository';
@@ -74,6 +75,13 @@ describe('conditional writes and transactions', () => {
     });
   });
 
+  it('#ABC and #aabbcc are the same colour for the guard', async () => {
+    await createQueue(t.company.id, { name: 'Curta', color: '#ABC' });
+    await expect(createQueue(t.company.id, { name: 'Longa', color: '#aabbcc' })).rejects.toMatchObject({
+      code: 'ERR_QUEUE_COLOR_ALREADY_EXISTS',
+    });
+  });
+
   it('of parallel queues with one colour exactly one wins', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) => createQueue(t.company.id, { name: `Fila ${i}`, color: '#00FF00' })),
@@ -140,5 +148,42 @@ describe('cursor paging', () => {
       status: 400,
       code: 'ERR_INVALID_CURSOR',
     });
+  });
+
+  it('a selective filter answers short pages within the read budget and the cursor resumes the walk', async () => {
+    const p = await freshCompany();
+    for (let i = 0; i < 30; i += 1) {
+      await createTag(p.company.id, {
+        name: `f${String(i).padStart(2, '0')}x`,
+        color: '#123456',
+        kanban: i % 15 === 14 ? 1 : 0,
+      });
+    }
+    const scope = `test-filter-${p.company.id}`;
+    const page = (cursor?: string) =>
+      queryPage<{ name: string }>({
+        scope,
+        index: 'gsi1',
+        keyCondition: 'gsi1pk = :pk',
+        names: { '#k': 'kanban' },
+        values: { ':pk': `C#${p.company.id}#TAG`, ':one': 1 },
+        filter: '#k = :one',
+        limit: 5,
+        readBudget: 10,
+        cursor,
+      });
+    const found: string[] = [];
+    let requests = 0;
+    let cursor: string | undefined;
+    do {
+      const res = await page(cursor);
+      requests += 1;
+      found.push(...res.items.map((x) => x.name));
+      cursor = res.nextCursor;
+      expect(res.hasMore).toBe(cursor !== undefined);
+    } while (cursor);
+    expect(found).toEqual(['f14x', 'f29x']);
+    // 30 items at 10 examined per request: the walk took several bounded requests, not one full read.
+    expect(requests).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../functions/core/errors';
-import { fetchPage, MAX_PAGE_NUMBER_WITHOUT_CURSOR } from '../../functions/core/paging';
+import { fetchPage, MAX_SKIPPED_ITEMS } from '../../functions/core/paging';
 import { decodeCursor, encodeCursor } from '../../functions/data/cursor';
 import type { Page } from '../../functions/data/query-page';
 
@@ -57,22 +57,24 @@ describe('pageNumber paging over cursors', () => {
   };
 
   it('page 1 and a cursor cost one fetch each', async () => {
-    expect((await fetchPage({ pageNumber: 1 }, serve)).items[0]).toBe(0);
-    expect((await fetchPage({ pageNumber: 1, cursor: '20' }, serve)).items[0]).toBe(20);
+    expect((await fetchPage({ pageNumber: 1 }, 20, serve)).items[0]).toBe(0);
+    expect((await fetchPage({ pageNumber: 1, cursor: '20' }, 20, serve)).items[0]).toBe(20);
   });
 
   it('pageNumber without a cursor walks to the right page', async () => {
-    const page3 = await fetchPage({ pageNumber: 3 }, serve);
+    const page3 = await fetchPage({ pageNumber: 3 }, 20, serve);
     expect(page3.items).toEqual([40, 41, 42, 43, 44]);
     expect(page3.hasMore).toBe(false);
   });
 
   it('a page past the end is empty', async () => {
-    expect(await fetchPage({ pageNumber: 5 }, serve)).toEqual({ items: [], hasMore: false });
+    expect(await fetchPage({ pageNumber: 5 }, 20, serve)).toEqual({ items: [], hasMore: false });
   });
 
-  it('caps pageNumber without a cursor with a 400 naming the field', async () => {
-    const err = await fetchPage({ pageNumber: MAX_PAGE_NUMBER_WITHOUT_CURSOR + 1 }, serve).catch((e: unknown) => e);
+  it('caps the items skipped without a cursor with a 400 naming the field', async () => {
+    const deepest = MAX_SKIPPED_ITEMS / 20 + 1;
+    await expect(fetchPage({ pageNumber: deepest }, 20, serve)).resolves.toEqual({ items: [], hasMore: false });
+    const err = await fetchPage({ pageNumber: deepest + 1 }, 20, serve).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 400, fields: [{ field: 'query.pageNumber' }] });
   });
 });

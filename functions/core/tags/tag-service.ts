@@ -43,7 +43,7 @@ export const listCompanyTags = async (
   auth: AuthContext,
   q: PagingInput & { searchParam?: string | undefined; kanban?: 0 | 1 | undefined },
 ): Promise<{ tags: TagView[]; hasMore: boolean; nextCursor?: string }> => {
-  const page = await fetchPage(q, (cursor) =>
+  const page = await fetchPage(q, TAG_PAGE_SIZE, (cursor) =>
     listTags(auth.companyId, { search: q.searchParam, kanbanOnly: q.kanban === 1, limit: TAG_PAGE_SIZE, cursor }),
   );
   return {
