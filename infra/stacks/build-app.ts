@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { Tags, type App, type Environment } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { CONSUMERS, TICKS, type ConsumerDefinition, type TickDefinition } from '../../functions/jobs/registry';
+import type { RouteDef } from '../../functions/routes';
+import { repoPath } from '../constructs/zap-function';
+import { ApiStack } from './api-stack';
+import { DataStack } from './data-stack';
+import type { ExternalApiDefinition } from './external-api';
+import { RealtimeStack } from './realtime-stack';
+import type { FunctionSettings } from './settings';
+import { WebStack } from './web-stack';
+import { WorkersStack } from './workers-stack';
+
+export interface BuildAppProps {
+  /** Stack name prefix, so one account can hold several copies. @default context `stackPrefix` or `ZapDesk` */
+  stackPrefix?: string;
+  /** Leave undefined to keep the stacks environment-agnostic (no lookups; see shared/STACK.md). */
+  env?: Environment;
+  /** @default functions/jobs/registry.ts CONSUMERS */
+  consumers?: readonly ConsumerDefinition[];
+  /** @default functions/jobs/registry.ts TICKS */
+  ticks?: readonly TickDefinition[];
+  /** @default functions/routes.ts ROUTES */
+  routes?: readonly RouteDef[];
+  externalApi?: ExternalApiDefinition;
+  /** Built frontend to publish if the folder exists. @default frontend/dist */
+  frontendDist?: string;
+  /** @default context `logLevel` or `info` */
+  logLevel?: string;
+  /** X-Ray tracing on every function. @default context `tracing` === 'true' */
+  tracing?: boolean;
+}
+
+export interface ZapDeskStacks {
+  data: DataStack;
+  realtime: RealtimeStack;
+  api: ApiStack;
+  workers: WorkersStack;
+  web: WebStack;
+}
+
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * The whole ZapDesk deployment. Used by infra/app.ts (the CDK app) and by the tests, which pass fixture
+ * registries and routes. Deploy order follows the references: data -> realtime -> api -> web, and
+ * data + realtime -> workers.
+ */
+export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => {
+  const context = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    return value === undefined ? undefined : String(value);
+  };
+  const prefix = props.stackPrefix ?? context('stackPrefix') ?? 'ZapDesk';
+  const settings: FunctionSettings = {
+    logRetention: logs.RetentionDays.ONE_MONTH,
+    tracing: props.tracing ?? context('tracing') === 'true',
+    environment: {
+      LOG_LEVEL: props.logLevel ?? context('logLevel') ?? 'info',
+      APP_VERSION: packageVersion(),
+    },
+  };
+  const common = { env: props.env };
+
+  const data = new DataStack(app, `${prefix}-Data`, {
+    ...common,
+    description: 'ZapDesk data: single table, media bucket, queues with dead-letter queues, app secret',
+  });
+  const realtime = new RealtimeStack(app, `${prefix}-Realtime`, {
+    ...common,
+    description: 'ZapDesk real time: WebSocket API and its handlers',
+    data,
+    settings,
+  });
+  const api = new ApiStack(app, `${prefix}-Api`, {
+    ...common,
+    description: 'ZapDesk HTTP API (one Lambda per area) and external messages REST API',
+    data,
+    realtime,
+    settings,
+    ...(props.routes ? { routes: props.routes } : {}),
+    ...(props.externalApi ? { externalApi: props.externalApi } : {}),
+  });
+  const workers = new WorkersStack(app, `${prefix}-Workers`, {
+    ...common,
+    description: 'ZapDesk background work: WhatsApp worker on Fargate, queue consumers, minute ticks',
+    data,
+    realtime,
+    settings,
+    consumers: props.consumers ?? CONSUMERS,
+    ticks: props.ticks ?? TICKS,
+  });
+  const web = new WebStack(app, `${prefix}-Web`, {
+    ...common,
+    description: 'ZapDesk web: frontend bucket and the CloudFront distribution for /, /api, /ws, /media',
+    data,
+    httpApi: api.httpApi,
+    webSocketApi: realtime.webSocketApi,
+    ...(props.frontendDist ? { frontendDist: props.frontendDist } : {}),
+  });
+
+  for (const stack of [data, realtime, api, workers, web]) Tags.of(stack).add('app', 'zapdesk');
+  return { data, realtime, api, workers, web };
+};
