@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { createItem } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { company, pad, searchForm } from './keys';
 
@@ -43,15 +44,7 @@ export const createCompany = async (input: Omit<Company, 'id' | 'createdAt' | 'u
   const id = await nextId(null, 'company');
   const now = new Date().toISOString();
   const c: Company = { ...input, id, createdAt: now, updatedAt: now };
-  await mapDynamoErrors(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...companyKeys(id), ...indexKeys(c), ...c },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await createItem({ ...companyKeys(id), ...indexKeys(c), ...c });
   return c;
 };
 

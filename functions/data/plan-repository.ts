@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { createItem } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { pad } from './keys';
 
@@ -38,15 +39,7 @@ export const createPlan = async (input: Omit<Plan, 'id' | 'createdAt' | 'updated
   const id = await nextId(null, 'plan');
   const now = new Date().toISOString();
   const plan: Plan = { ...input, id, createdAt: now, updatedAt: now };
-  await mapDynamoErrors(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...planKeys(id), ...plan },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await createItem({ ...planKeys(id), ...plan });
   return plan;
 };
 

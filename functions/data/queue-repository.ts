@@ -1,7 +1,8 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { createItemsTogether } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 
@@ -73,28 +74,11 @@ export const createQueue = async (companyId: number, input: NewQueue): Promise<Q
     createdAt: now,
     updatedAt: now,
   };
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...queueColorKeys(companyId, queue.color), queueId: id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...queueKeys(companyId, id), ...queue },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
+  await createItemsTogether(
+    [
+      { ...queueColorKeys(companyId, queue.color), queueId: id },
+      { ...queueKeys(companyId, id), ...queue },
+    ],
     () => new Conflict('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Queue colour already in use'),
   );
   return queue;

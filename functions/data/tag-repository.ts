@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { createItem } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { company, pad, searchForm } from './keys';
 import { queryPage, type Page } from './query-page';
@@ -59,15 +60,7 @@ export const createTag = async (companyId: number, input: NewTag): Promise<Tag> 
     createdAt: now,
     updatedAt: now,
   };
-  await mapDynamoErrors(() =>
-    db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...tagKeys(companyId, id), ...tagIndexKeys(tag), ...tag },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  await createItem({ ...tagKeys(companyId, id), ...tagIndexKeys(tag), ...tag });
   return tag;
 };
 

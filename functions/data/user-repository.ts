@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { createItemsTogether } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { company, pad, searchForm } from './keys';
 
@@ -92,33 +93,16 @@ export const createUser = async (companyId: number, input: NewUser): Promise<Use
     createdAt: now,
     updatedAt: now,
   };
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...emailKeys(user.email), companyId, userId: id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...userKeys(companyId, id),
-                  gsi1pk: `${company(companyId)}#USER`,
-                  gsi1sk: `${searchForm(user.name)}#${pad(id)}`,
-                  ...user,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
+  await createItemsTogether(
+    [
+      { ...emailKeys(user.email), companyId, userId: id },
+      {
+        ...userKeys(companyId, id),
+        gsi1pk: `${company(companyId)}#USER`,
+        gsi1sk: `${searchForm(user.name)}#${pad(id)}`,
+        ...user,
+      },
+    ],
     () => new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
   );
   return user;

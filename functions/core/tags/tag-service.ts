@@ -11,33 +11,10 @@ import { createTag, getTag, listTags, type Tag } from '../../data/tag-repository
  */
 export const TAG_PAGE_SIZE = 20;
 
-export interface TagView {
-  id: number;
-  name: string;
-  color: string;
-  kanban: 0 | 1;
-  userId: number | null;
-  timeLane: number | null;
-  nextLaneId: number | null;
-  rollbackLaneId: number | null;
-  greetingMessageLane: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A tag as callers see it: everything but the tenant key. */
+export type TagView = Omit<Tag, 'companyId'>;
 
-const view = (t: Tag): TagView => ({
-  id: t.id,
-  name: t.name,
-  color: t.color,
-  kanban: t.kanban,
-  userId: t.userId,
-  timeLane: t.timeLane,
-  nextLaneId: t.nextLaneId,
-  rollbackLaneId: t.rollbackLaneId,
-  greetingMessageLane: t.greetingMessageLane,
-  createdAt: t.createdAt,
-  updatedAt: t.updatedAt,
-});
+const view = ({ companyId: _companyId, ...tag }: Tag): TagView => tag;
 
 export const listCompanyTags = async (
   auth: AuthContext,
