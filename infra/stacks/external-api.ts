@@ -7,7 +7,9 @@ import type { Area, HttpMethod } from '../../functions/routes';
  * Integrators call `https://<rest api>/<stage>/api/messages/send` with their `x-api-key` and the
  * connection's bearer token (spec: administration §External messages API; exact path not shown, so the
  * path the product's integrators already use). The messages-API area does not exist yet: until it does,
- * the routes point at the `system` area, whose Lambda answers them with the table-wide 404.
+ * the routes point at the `system` area. REST APIs send proxy events in payload format 1.0, while the area
+ * handlers (functions/http/stack.ts) read HTTP API 2.0 events, so the area that takes these routes over
+ * must accept 1.0 events; the system area answers them with a 500 until then.
  */
 export interface ExternalApiRoute {
   method: HttpMethod;
