@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The one place that reads process.env for every entry point (HTTP areas, WebSocket handlers, jobs,

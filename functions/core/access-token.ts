@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AuthContext } from './auth-context';
 import { Forbidden } from './errors';
 import { secretKey } from './secrets';

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
-import { decodeCursor, encodeCursor, type Key } from './cursor';
+import { decodeCursor, encodeCursor } from './cursor';
 import { mapDynamoErrors } from './errors';
 import { TABLE, type IndexName } from './table-definition';
 
@@ -15,14 +15,16 @@ export interface QueryPageInput {
   /** Binds cursors to this list (include the company and any filter that changes the key range). */
   scope: string;
   index?: IndexName;
-  keyCondition: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
+  /** The partition to read (value of `pk`, or of the index's partition key). */
+  partition: string;
+  /** Only sort keys that start with this (name search). */
+  sortPrefix?: string | undefined;
   limit: number;
   cursor?: string | undefined;
   /** Newest/greatest first. */
   descending?: boolean;
-  filter?: string;
+  /** A FilterExpression over non-key attributes, with its own names and values. */
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   /**
    * Most items one request may examine (DynamoDB counts filtered-out items too). Defaults to 8 × limit
    * (docs/data-model.md §1.7): a selective filter answers a short page with `hasMore` rather than walking
@@ -31,67 +33,83 @@ export interface QueryPageInput {
   readBudget?: number;
 }
 
-const keyAttributesOf = (index?: IndexName): string[] => {
-  const base = [TABLE.partitionKey, TABLE.sortKey];
-  if (!index) return base;
+/** Greater than any string DynamoDB can hold after a prefix (UTF-8 of U+10FFFF sorts last). */
+const MAX_SUFFIX = '\u{10FFFF}';
+
+const keyNamesOf = (index?: IndexName): { pk: string; sk: string } => {
+  if (!index) return { pk: TABLE.partitionKey, sk: TABLE.sortKey };
   const gsi = TABLE.globalSecondaryIndexes.find((g) => g.name === index);
   if (!gsi) throw new Error(`unknown index ${index}`);
-  return [...base, gsi.partitionKey, gsi.sortKey];
-};
-
-const keyOf = (item: Record<string, unknown>, attributes: string[]): Key => {
-  const key: Key = {};
-  for (const a of attributes) {
-    const v = item[a];
-    if (typeof v === 'string' || typeof v === 'number') key[a] = v;
-  }
-  return key;
+  return { pk: gsi.partitionKey, sk: gsi.sortKey };
 };
 
 /**
- * One page of a Query, costing O(limit): asks for limit + 1 items so `hasMore` is exact, and hands out
- * a signed cursor made from the last returned item's keys. With a filter DynamoDB may return fewer items
- * than it examined; the loop goes on while the page is short, the partition has more and the read budget
- * lasts. When the budget runs out first, the page may be short and the cursor points at the last
- * examined key, so the next request continues where this one stopped.
+ * The sort-key condition for "items after `boundary` (exclusive), within the prefix". A cursor is a
+ * position in the sort order expressed as a key condition, not an ExclusiveStartKey, so every page —
+ * the thousandth as much as the first — starts with a seek on the index (data-model §1.7). Sort keys are
+ * unique within a partition (they end in the item's id), so the boundary identifies one item.
+ */
+const sortCondition = (prefix: string | undefined, boundary: string | undefined, descending: boolean) => {
+  const lower = prefix ?? '';
+  const upper = prefix === undefined ? undefined : `${prefix}${MAX_SUFFIX}`;
+  if (boundary === undefined) {
+    return prefix === undefined
+      ? null
+      : { expression: '#sk BETWEEN :lower AND :upper', values: { ':lower': lower, ':upper': upper } };
+  }
+  if (descending) {
+    return prefix === undefined
+      ? { expression: '#sk < :boundary', values: { ':boundary': boundary } }
+      : { expression: '#sk BETWEEN :lower AND :boundary', values: { ':lower': lower, ':boundary': boundary } };
+  }
+  return prefix === undefined
+    ? { expression: '#sk > :boundary', values: { ':boundary': boundary } }
+    : { expression: '#sk BETWEEN :boundary AND :upper', values: { ':boundary': boundary, ':upper': upper } };
+};
+
+/**
+ * One page of a Query, costing O(limit): asks for limit + 1 items so `hasMore` is exact. The cursor holds
+ * the sort key of the last item returned — or, when a filter's read budget ran out before the page filled,
+ * of the last item examined — signed and bound to `scope`.
  */
 export const queryPage = async <T = Record<string, unknown>>(input: QueryPageInput): Promise<Page<T>> => {
-  const attributes = keyAttributesOf(input.index);
+  const keys = keyNamesOf(input.index);
+  const descending = input.descending ?? false;
   const budget = input.readBudget ?? 8 * input.limit;
-  let startKey: Key | undefined = input.cursor ? await decodeCursor(input.scope, input.cursor) : undefined;
+  let boundary = input.cursor ? String((await decodeCursor(input.scope, input.cursor)).after) : undefined;
   const items: Record<string, unknown>[] = [];
   let examined = 0;
-  do {
+  let more = true;
+
+  while (items.length <= input.limit && more && examined < budget) {
+    const sort = sortCondition(input.sortPrefix, boundary, descending);
     const params: QueryCommandInput = {
       TableName: tableName(),
       ...(input.index ? { IndexName: input.index } : {}),
-      KeyConditionExpression: input.keyCondition,
-      ExpressionAttributeNames: input.names,
-      ExpressionAttributeValues: input.values,
-      ...(input.filter ? { FilterExpression: input.filter } : {}),
-      ScanIndexForward: !input.descending,
+      KeyConditionExpression: sort ? `#pk = :pk AND ${sort.expression}` : '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': keys.pk, ...(sort ? { '#sk': keys.sk } : {}), ...input.filter?.names },
+      ExpressionAttributeValues: { ':pk': input.partition, ...sort?.values, ...input.filter?.values },
+      ...(input.filter ? { FilterExpression: input.filter.expression } : {}),
+      ScanIndexForward: !descending,
       Limit: Math.max(1, Math.min(input.limit + 1 - items.length, budget - examined)),
-      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
     };
     const out = await mapDynamoErrors(() => db().send(new QueryCommand(params)));
-    items.push(...((out.Items ?? []) as Record<string, unknown>[]));
+    // BETWEEN is inclusive: the boundary item itself was on the previous page.
+    items.push(...((out.Items ?? []) as Record<string, unknown>[]).filter((i) => i[keys.sk] !== boundary));
     examined += out.ScannedCount ?? out.Count ?? 0;
-    startKey = out.LastEvaluatedKey as Key | undefined;
-  } while (items.length <= input.limit && startKey && examined < budget);
-
-  if (items.length > input.limit) {
-    const pageItems = items.slice(0, input.limit);
-    const last = pageItems[pageItems.length - 1]!;
-    return {
-      items: pageItems as T[],
-      hasMore: true,
-      nextCursor: await encodeCursor(input.scope, keyOf(last, attributes)),
-    };
+    const lastExamined = out.LastEvaluatedKey?.[keys.sk];
+    more = lastExamined !== undefined;
+    if (more) boundary = String(lastExamined);
   }
-  // The page is short: either the partition is exhausted or the read budget ran out first.
+
+  const hasMore = items.length > input.limit || more;
+  const pageItems = items.slice(0, input.limit);
+  const after = items.length > input.limit ? pageItems[pageItems.length - 1]?.[keys.sk] : boundary;
   return {
-    items: items as T[],
-    hasMore: startKey !== undefined,
-    ...(startKey ? { nextCursor: await encodeCursor(input.scope, startKey) } : {}),
+    items: pageItems as T[],
+    hasMore,
+    ...(hasMore && after !== undefined
+      ? { nextCursor: await encodeCursor(input.scope, { after: String(after) }) }
+      : {}),
   };
 };

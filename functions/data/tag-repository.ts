@@ -86,9 +86,8 @@ export const listTags = async (companyId: number, q: TagListQuery): Promise<Page
   const page = await queryPage<Record<string, unknown>>({
     scope: `${pk}#${prefix}`,
     index,
-    keyCondition: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-    names: { '#pk': `${index}pk`, ...(prefix ? { '#sk': `${index}sk` } : {}) },
-    values: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
+    partition: pk,
+    sortPrefix: prefix || undefined,
     limit: q.limit,
     cursor: q.cursor,
   });

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z, type ZodType } from 'zod';
+import * as z from 'zod';
+import type { ZodType } from 'zod';
 import type { AuthContext } from '../core/auth-context';
 import {
   BadRequest,

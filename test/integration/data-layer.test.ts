@@ -137,6 +137,38 @@ describe('cursor paging', () => {
     expect(kanban.items.map((x) => x.name)).toEqual(['Cliente VIP', 'Fornecedor']);
   });
 
+  it('pages a name-prefix search with cursors, forwards and newest-first, never leaving the prefix', async () => {
+    const p = await freshCompany();
+    await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) =>
+        createTag(p.company.id, { name: `Loja ${String(i).padStart(2, '0')}`, color: '#123456', kanban: 0 }),
+      ),
+      createTag(p.company.id, { name: 'Logística', color: '#123456', kanban: 0 }),
+      createTag(p.company.id, { name: 'Lojb fora', color: '#123456', kanban: 0 }),
+    ]);
+    const walk = async (descending: boolean) => {
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await queryPage<{ name: string }>({
+          scope: `walk-${p.company.id}-${descending}`,
+          index: 'gsi1',
+          partition: `C#${p.company.id}#TAG`,
+          sortPrefix: 'loja',
+          limit: 5,
+          descending,
+          cursor,
+        });
+        names.push(...page.items.map((x) => x.name));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return names;
+    };
+    const expected = Array.from({ length: 12 }, (_, i) => `Loja ${String(i).padStart(2, '0')}`);
+    expect(await walk(false)).toEqual(expected);
+    expect(await walk(true)).toEqual([...expected].reverse());
+  });
+
   it('a cursor from one company does not page another company', async () => {
     const p = await freshCompany();
     const q = await freshCompany();
@@ -164,10 +196,8 @@ describe('cursor paging', () => {
       queryPage<{ name: string }>({
         scope,
         index: 'gsi1',
-        keyCondition: 'gsi1pk = :pk',
-        names: { '#k': 'kanban' },
-        values: { ':pk': `C#${p.company.id}#TAG`, ':one': 1 },
-        filter: '#k = :one',
+        partition: `C#${p.company.id}#TAG`,
+        filter: { expression: '#k = :one', names: { '#k': 'kanban' }, values: { ':one': 1 } },
         limit: 5,
         readBudget: 10,
         cursor,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pagingQuery } from '../../core/paging';
 import { createCompanyTag, getCompanyTag, listCompanyTags } from '../../core/tags/tag-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
