@@ -137,6 +137,62 @@ const invokeRoute = async (route: RouteDef, def: RouteHandler, event: HttpEvent)
   return toResult(await def.handle(input));
 };
 
+interface RestEvent {
+  httpMethod: string;
+  resource: string;
+  path: string;
+  headers?: Record<string, string | undefined> | null;
+  queryStringParameters?: Record<string, string | undefined> | null;
+  pathParameters?: Record<string, string | undefined> | null;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+  requestContext: { requestId: string; identity?: { sourceIp?: string; userAgent?: string } };
+}
+
+/**
+ * The external messages API is an API Gateway REST API (usage plans and API keys), which sends payload
+ * 1.0 events. They are turned into the 2.0 shape once, here, so every route handler sees one shape.
+ */
+export const toHttpEventV2 = (event: HttpEvent | RestEvent): HttpEvent => {
+  if ((event as HttpEvent).version === '2.0' || !('httpMethod' in event)) return event as HttpEvent;
+  const headers = Object.fromEntries(
+    Object.entries(event.headers ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), v]])),
+  );
+  const query = Object.entries(event.queryStringParameters ?? {}).filter(
+    (e): e is [string, string] => e[1] !== undefined,
+  );
+  const routeKey = `${event.httpMethod} ${event.resource}`;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: event.path,
+    rawQueryString: new URLSearchParams(query).toString(),
+    headers,
+    ...(query.length > 0 ? { queryStringParameters: Object.fromEntries(query) } : {}),
+    ...(event.pathParameters ? { pathParameters: event.pathParameters } : {}),
+    ...(event.body ? { body: event.body } : {}),
+    isBase64Encoded: event.isBase64Encoded ?? false,
+    requestContext: {
+      accountId: '',
+      apiId: '',
+      domainName: headers.host ?? '',
+      domainPrefix: '',
+      http: {
+        method: event.httpMethod,
+        path: event.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: event.requestContext.identity?.sourceIp ?? '',
+        userAgent: event.requestContext.identity?.userAgent ?? '',
+      },
+      requestId: event.requestContext.requestId,
+      routeKey,
+      stage: '',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+  };
+};
+
 /**
  * Builds an area's Lambda handler. API Gateway has already matched the request to a route and put its
  * key in `event.routeKey` (`GET /api/users/{id}`), so dispatch is a map lookup; requests that reach an
@@ -150,7 +206,8 @@ export const createAreaHandler = (area: Area, handlers: AreaHandlers) => {
     byRouteKey.set(`${route.method} ${API_BASE}${route.path}`, { route, def: def as RouteHandler });
   }
 
-  const dispatch = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
+  const dispatch = async (incoming: HttpEvent, _context: Context): Promise<HttpResult> => {
+    const event = toHttpEventV2(incoming);
     const entry = byRouteKey.get(event.routeKey);
     if (entry) return invokeRoute(entry.route, entry.def, event);
     const match = matchRoute(event.requestContext.http.method, event.rawPath);

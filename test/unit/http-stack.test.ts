@@ -119,3 +119,26 @@ describe('the HTTP handler stack', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/at |Error:|dynamodb/i);
   });
 });
+
+describe('REST API (payload 1.0) events', () => {
+  it('are served like HTTP API events: a known route answers, an unknown one is our 404', async () => {
+    const rest = (httpMethod: string, path: string) =>
+      ({
+        httpMethod,
+        resource: path,
+        path,
+        headers: { Host: 'api.example', 'Content-Type': 'application/json' },
+        queryStringParameters: null,
+        pathParameters: null,
+        body: null,
+        isBase64Encoded: false,
+        requestContext: { requestId: 'rest-1', identity: { sourceIp: '203.0.113.9' } },
+      }) as never;
+    const ok = await systemHandler(rest('GET', '/api/version'), lambdaContext());
+    expect(ok.statusCode).toBe(200);
+    expect(JSON.parse(String(ok.body))).toEqual({ version: '7.0.0' });
+    const missing = await systemHandler(rest('POST', '/api/messages/send'), lambdaContext());
+    expect(missing.statusCode).toBe(404);
+    expect(JSON.parse(String(missing.body)).error).toBe('ERR_NOT_FOUND');
+  });
+});
