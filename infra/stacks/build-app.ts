@@ -21,6 +21,8 @@ export interface BuildAppProps {
   consumers?: readonly ConsumerDefinition[];
   /** @default functions/jobs/registry.ts TICKS */
   ticks?: readonly TickDefinition[];
+  /** @default whether the worker program exists (WorkersStackProps.includeWorker) */
+  includeWorker?: boolean;
   /** @default functions/routes.ts ROUTES */
   routes?: readonly RouteDef[];
   externalApi?: ExternalApiDefinition;
@@ -91,6 +93,7 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     settings,
     consumers: props.consumers ?? CONSUMERS,
     ticks: props.ticks ?? TICKS,
+    ...(props.includeWorker === undefined ? {} : { includeWorker: props.includeWorker }),
   });
   const web = new WebStack(app, `${prefix}-Web`, {
     ...common,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { RemovalPolicy, Stack, type StackProps, IgnoreMode } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -15,6 +16,7 @@ import {
   bindTable,
   bindWebSocket,
   REPO_ROOT,
+  repoPath,
   type Bindable,
 } from '../constructs/zap-function';
 import type { DataStack } from './data-stack';
@@ -45,7 +47,16 @@ export interface WorkersStackProps extends StackProps {
   consumers?: readonly ConsumerDefinition[];
   /** @default TICKS from functions/jobs/registry.ts */
   ticks?: readonly TickDefinition[];
+  /**
+   * Whether to deploy the WhatsApp worker service. Its program (WORKER_ENTRY) arrives with the channels
+   * work; until then the image could not build, so the service (and its VPC and NAT gateway) is left out.
+   * @default whether WORKER_ENTRY exists
+   */
+  includeWorker?: boolean;
 }
+
+/** The worker program the Dockerfile bundles. */
+export const WORKER_ENTRY = 'functions/channels/whatsapp/worker.ts';
 
 /** Lets the bind* helpers configure a container: its environment plus the task role. */
 class ContainerBinding extends Construct implements Bindable {
@@ -73,16 +84,40 @@ class ContainerBinding extends Construct implements Bindable {
  * minute ticks, see jobs.ts).
  */
 export class WorkersStack extends Stack {
-  readonly vpc: ec2.Vpc;
-  readonly cluster: ecs.Cluster;
-  readonly taskDefinition: ecs.FargateTaskDefinition;
-  readonly service: ecs.FargateService;
+  /** Absent until the worker program exists (see `includeWorker`). */
+  readonly worker?: WhatsAppWorker;
   readonly jobs: Jobs;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
     const { data, realtime, settings } = props;
+    if (props.includeWorker ?? existsSync(repoPath(WORKER_ENTRY))) {
+      this.worker = new WhatsAppWorker(this, 'WhatsApp', { data, realtime, settings });
+    }
+    this.jobs = new Jobs(this, 'Jobs', {
+      data,
+      realtime,
+      settings,
+      consumers: props.consumers ?? CONSUMERS,
+      ticks: props.ticks ?? TICKS,
+    });
+  }
+}
 
+/**
+ * The WhatsApp worker on Fargate: one task holding its connections' sockets through leases (DESIGN §6),
+ * in private subnets with egress only.
+ */
+export class WhatsAppWorker extends Construct {
+  readonly vpc: ec2.Vpc;
+  readonly cluster: ecs.Cluster;
+  readonly taskDefinition: ecs.FargateTaskDefinition;
+  readonly service: ecs.FargateService;
+
+  constructor(scope: Construct, id: string, props: Pick<WorkersStackProps, 'data' | 'realtime' | 'settings'>) {
+    super(scope, id);
+    const { data, realtime, settings } = props;
+    const region = Stack.of(this).region;
     // No Availability Zone lookups: with an env-agnostic stack, maxAzs resolves through Fn::GetAZs.
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: 2,
@@ -131,7 +166,7 @@ export class WorkersStack extends Stack {
       }),
       logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'worker', logGroup: workerLogs }),
       // Lambda sets AWS_REGION itself; a container gets it here (config() would otherwise assume us-east-1).
-      environment: { STAGE: 'aws', AWS_REGION: this.region, ...settings.environment },
+      environment: { STAGE: 'aws', AWS_REGION: region, ...settings.environment },
     });
 
     const worker = new ContainerBinding(this, 'WhatsAppWorkerBinding', container, this.taskDefinition.taskRole);
@@ -156,14 +191,6 @@ export class WorkersStack extends Stack {
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
       circuitBreaker: { rollback: true },
-    });
-
-    this.jobs = new Jobs(this, 'Jobs', {
-      data,
-      realtime,
-      settings,
-      consumers: props.consumers ?? CONSUMERS,
-      ticks: props.ticks ?? TICKS,
     });
 
     acknowledge(

@@ -8,7 +8,8 @@ import { buildApp, type BuildAppProps, type ZapDeskStacks } from '../../infra/st
 
 /**
  * The registries are empty until features add background work, so the CDK tests bring their own: two
- * consumers (a FIFO and a standard queue) and two ticks.
+ * consumers (a FIFO and a standard queue) and two ticks. They also include the WhatsApp worker service,
+ * which a real synth leaves out until its program exists.
  */
 export const FIXTURE_CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'inbound', entry: 'test/infra/fixtures/consumer.ts', batchSize: 10, timeoutSeconds: 60, maxConcurrency: 5 },
@@ -55,7 +56,7 @@ export const buildTestApp = (
     context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
   });
-  const stacks = buildApp(app, { consumers: FIXTURE_CONSUMERS, ticks: FIXTURE_TICKS, ...props });
+  const stacks = buildApp(app, { consumers: FIXTURE_CONSUMERS, ticks: FIXTURE_TICKS, includeWorker: true, ...props });
   const templates = new Map<Stack, Template>();
   return {
     app,

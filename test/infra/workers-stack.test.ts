@@ -13,6 +13,7 @@ import {
   resource,
   resourcesOfType,
 } from './app-fixture';
+import { WORKER_ENTRY } from '../../infra/stacks/workers-stack';
 
 const { app, stacks, template } = buildTestApp();
 const workers = template(stacks.workers);
@@ -84,7 +85,7 @@ describe('workers stack: ticks from the registry', () => {
 
 describe('workers stack: WhatsApp worker on Fargate', () => {
   const service = Object.values(resourcesOfType(workers, 'AWS::ECS::Service'))[0]!;
-  const task = resource(workers, logicalId(stacks.workers.taskDefinition));
+  const task = resource(workers, logicalId(stacks.workers.worker!.taskDefinition));
   const container = task.Properties.ContainerDefinitions[0] as {
     Environment: { Name: string; Value: unknown }[];
     Image: unknown;
@@ -147,7 +148,7 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
         'AWS_REGION',
       ]),
     );
-    const statements = roleStatements(logicalId(stacks.workers.taskDefinition.taskRole));
+    const statements = roleStatements(logicalId(stacks.workers.worker!.taskDefinition.taskRole));
     const queuesWith = (action: string) =>
       statements
         .filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).includes(action))
@@ -174,5 +175,23 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
       VpcEndpointType: 'Gateway',
       ServiceName: Match.anyValue(),
     });
+  });
+});
+
+describe('workers stack before the worker program exists', () => {
+  it('deploys only the background jobs: no ECS service, VPC or NAT gateway to pay for', () => {
+    const bare = buildTestApp({ includeWorker: false });
+    const t = bare.template(bare.stacks.workers);
+    expect(bare.stacks.workers.worker).toBeUndefined();
+    t.resourceCountIs('AWS::ECS::Service', 0);
+    t.resourceCountIs('AWS::EC2::NatGateway', 0);
+    t.resourceCountIs('AWS::EC2::VPC', 0);
+    // The jobs are still there.
+    t.resourceCountIs('AWS::Lambda::EventSourceMapping', FIXTURE_CONSUMERS.length);
+  });
+
+  it('a real synth includes the worker exactly when its program is in the repository', () => {
+    const real = buildTestApp({ includeWorker: undefined });
+    expect(real.stacks.workers.worker !== undefined).toBe(existsSync(repoPath(WORKER_ENTRY)));
   });
 });
