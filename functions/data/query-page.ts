@@ -55,16 +55,24 @@ const sortCondition = (prefix: string | undefined, boundary: string | undefined,
   if (boundary === undefined) {
     return prefix === undefined
       ? null
-      : { expression: '#sk BETWEEN :lower AND :upper', values: { ':lower': lower, ':upper': upper } };
+      : { expression: '#sk BETWEEN :lower AND :upper', values: { ':lower': lower, ':upper': upper }, inclusive: false };
   }
   if (descending) {
     return prefix === undefined
-      ? { expression: '#sk < :boundary', values: { ':boundary': boundary } }
-      : { expression: '#sk BETWEEN :lower AND :boundary', values: { ':lower': lower, ':boundary': boundary } };
+      ? { expression: '#sk < :boundary', values: { ':boundary': boundary }, inclusive: false }
+      : {
+          expression: '#sk BETWEEN :lower AND :boundary',
+          values: { ':lower': lower, ':boundary': boundary },
+          inclusive: true,
+        };
   }
   return prefix === undefined
-    ? { expression: '#sk > :boundary', values: { ':boundary': boundary } }
-    : { expression: '#sk BETWEEN :boundary AND :upper', values: { ':boundary': boundary, ':upper': upper } };
+    ? { expression: '#sk > :boundary', values: { ':boundary': boundary }, inclusive: false }
+    : {
+        expression: '#sk BETWEEN :boundary AND :upper',
+        values: { ':boundary': boundary, ':upper': upper },
+        inclusive: true,
+      };
 };
 
 /**
@@ -91,7 +99,8 @@ export const queryPage = async <T = Record<string, unknown>>(input: QueryPageInp
       ExpressionAttributeValues: { ':pk': input.partition, ...sort?.values, ...input.filter?.values },
       ...(input.filter ? { FilterExpression: input.filter.expression } : {}),
       ScanIndexForward: !descending,
-      Limit: Math.max(1, Math.min(input.limit + 1 - items.length, budget - examined)),
+      // An inclusive (BETWEEN) condition returns the boundary item first: one more slot for it.
+      Limit: Math.max(1, Math.min(input.limit + 1 - items.length, budget - examined)) + (sort?.inclusive ? 1 : 0),
     };
     const out = await mapDynamoErrors(() => db().send(new QueryCommand(params)));
     // BETWEEN is inclusive: the boundary item itself was on the previous page.
