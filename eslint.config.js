@@ -25,7 +25,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'], message: 'Only functions/data/ may import the DynamoDB client.' },
+            {
+              group: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
+              message: 'Only functions/data/ may import the DynamoDB client.',
+            },
           ],
         },
       ],
@@ -36,7 +39,10 @@ export default tseslint.config(
     files: ['functions/**/*.ts'],
     ignores: ['functions/config.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through functions/config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through functions/config.ts.' },
+      ],
     },
   },
 );

@@ -19,6 +19,6 @@ describe('path aliases', () => {
       logLevel: 'silent',
     });
     expect(out.errors).toEqual([]);
-    expect(out.outputFiles[0]!.text).toContain("path: \"/version\"");
+    expect(out.outputFiles[0]!.text).toContain('path: "/version"');
   });
 });
