@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalCloud, type LocalCloudEnv } from '../../infra/local/cloud';
+import type { LocalCloudEnv } from '../../infra/local/cloud';
+import { startTestCloud } from './test-cloud';
 
 /**
  * Integration tests run against ONE local cloud per run (STYLE 13): DynamoDB Local in memory, fauxqs,
@@ -34,27 +33,14 @@ const writeFrontend = async (dir: string): Promise<void> => {
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'zapdesk-integration-'));
-  const frontendDir = join(dataDir, 'frontend-dist');
-  await writeFrontend(frontendDir);
-  const cloud = await startLocalCloud({
-    dataDir,
-    port: 0,
-    inMemory: true,
-    serveFrontend: true,
-    frontendDir,
-    pollers: true,
-    ticks: true,
-    quiet: true,
-    appSecret: randomBytes(32).toString('base64url'),
-    logLevel: 'warn',
+  const { cloud, frontendDir, stop } = await startTestCloud('integration', async (dataDir) => {
+    const dir = join(dataDir, 'frontend-dist');
+    await writeFrontend(dir);
+    return dir;
   });
   project.provide('gatewayUrl', cloud.gatewayUrl);
   project.provide('wsUrl', cloud.wsUrl);
   project.provide('localCloudEnv', cloud.env);
   project.provide('frontendDir', frontendDir);
-  return async () => {
-    await cloud.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  };
+  return stop;
 }
