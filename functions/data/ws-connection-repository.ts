@@ -1,4 +1,5 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { company } from './keys';
@@ -37,7 +38,18 @@ export const putConnection = async (c: WsConnection, now = Date.now()): Promise<
               Item: { ...lookupKey(c.connectionId), companyId: c.companyId, userId: c.userId, ttl },
             },
           },
-          { Put: { TableName: tableName(), Item: { ...companyKey(c.companyId, c.connectionId), ...c, ttl } } },
+          {
+            Put: {
+              TableName: tableName(),
+              // `rooms` is a string set (ADD / DELETE keep it unique); DynamoDB has no empty sets.
+              Item: {
+                ...companyKey(c.companyId, c.connectionId),
+                ...c,
+                rooms: c.rooms.length > 0 ? new Set(c.rooms) : undefined,
+                ttl,
+              },
+            },
+          },
         ],
       }),
     ),
@@ -77,7 +89,10 @@ const toConnection = (item: Record<string, unknown>): WsConnection => ({
   userId: Number(item.userId),
   profile: item.profile === 'admin' ? 'admin' : 'user',
   super: item.super === true,
-  rooms: Array.isArray(item.rooms) ? item.rooms.map(String) : [],
+  rooms:
+    item.rooms instanceof Set || Array.isArray(item.rooms)
+      ? [...(item.rooms as Iterable<unknown>)].map(String).sort()
+      : [],
   connectedAt: String(item.connectedAt),
 });
 
@@ -102,4 +117,44 @@ export const listCompanyConnections = async (companyId: number, now = Date.now()
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return result;
+};
+
+/**
+ * Adds or removes rooms of a connection (a room is an interest, not a grant: the publisher's audience
+ * still decides who may see each event). Returns the connection's rooms afterwards; null when the
+ * connection is not registered.
+ */
+export const changeRooms = async (
+  companyId: number,
+  connectionId: string,
+  change: { join?: string[]; leave?: string[] },
+): Promise<string[] | null> => {
+  const join = change.join ?? [];
+  const leave = change.leave ?? [];
+  if (join.length === 0 && leave.length === 0) return (await getConnection(companyId, connectionId))?.rooms ?? null;
+  const clauses = [join.length > 0 ? 'ADD #rooms :join' : '', leave.length > 0 ? 'DELETE #rooms :leave' : ''].filter(
+    Boolean,
+  );
+  try {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: companyKey(companyId, connectionId),
+          UpdateExpression: clauses.join(' '),
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#rooms': 'rooms' },
+          ExpressionAttributeValues: {
+            ...(join.length > 0 ? { ':join': new Set(join) } : {}),
+            ...(leave.length > 0 ? { ':leave': new Set(leave) } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out.Attributes ? toConnection(out.Attributes).rooms : [];
+  } catch (err) {
+    if (err instanceof Conflict) return null;
+    throw err;
+  }
 };

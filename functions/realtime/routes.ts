@@ -13,8 +13,20 @@ export const WS_ENTRIES = {
 
 export type WsEntry = keyof typeof WS_ENTRIES;
 
-/** Named actions (the spec's emits). Issue 3 adds the room joins; `ping` answers `pong`. */
-export const WS_ACTIONS = ['ping'] as const;
+/**
+ * Named actions: the spec's emits (room joins and leaves, `userStatus`), `leaveChatBox` (ours: leaving a
+ * ticket's room when the attendant closes it) and `ping` (keep-alive; answers `pong`).
+ */
+export const WS_ACTIONS = [
+  'ping',
+  'joinNotification',
+  'leaveNotification',
+  'joinTickets',
+  'leaveTickets',
+  'joinChatBox',
+  'leaveChatBox',
+  'userStatus',
+] as const;
 
 export const WS_ROUTES: readonly { routeKey: string; entry: WsEntry }[] = [
   { routeKey: '$connect', entry: 'connect' },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
 import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
 import { selectMessageRoute } from '../../infra/local/websocket-api';
+import { connectSocket as connect, openSockets, upgradeRejectedWith as rejectedWith } from '../helpers/ws-client';
 
 const wsUrl = inject('wsUrl');
 const env = inject('localCloudEnv');
@@ -19,56 +20,14 @@ const management = new ApiGatewayManagementApiClient({ endpoint: env.WS_MANAGEME
 // Connections are stored per company: a company id of this file's own keeps the assertions exact.
 const companyId = 700_000 + Math.floor(Math.random() * 99_999);
 let token: string;
-const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
   token = await signAccessToken({ companyId, userId: 11, profile: 'user', super: false });
 });
 afterAll(() => {
-  for (const s of sockets) s.terminate();
+  for (const s of openSockets) s.terminate();
   management.destroy();
 });
-
-/** A client socket that keeps every message it receives, so none is missed between awaits. */
-const connect = (url: string): Promise<{ socket: WebSocket; next: () => Promise<unknown> }> =>
-  new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    sockets.push(socket);
-    const received: unknown[] = [];
-    const waiting: ((m: unknown) => void)[] = [];
-    socket.on('message', (data: WebSocket.RawData) => {
-      const text = Buffer.from(data as Buffer).toString('utf8');
-      let value: unknown = text;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        // keep the text
-      }
-      const waiter = waiting.shift();
-      if (waiter) waiter(value);
-      else received.push(value);
-    });
-    const next = () =>
-      received.length > 0 ? Promise.resolve(received.shift()) : new Promise<unknown>((r) => waiting.push(r));
-    socket.once('open', () => resolve({ socket, next }));
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade rejected with ${res.statusCode}`)));
-    socket.once('error', reject);
-  });
-
-/** The HTTP status an upgrade was rejected with. */
-const rejectedWith = (url: string): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.on('error', () => undefined);
-    socket.once('unexpected-response', (_req, res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    socket.once('open', () => {
-      socket.terminate();
-      reject(new Error('the upgrade was accepted'));
-    });
-  });
 
 const closed = (socket: WebSocket): Promise<number> =>
   new Promise((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve(1006) : socket.once('close', resolve)));
