@@ -2,12 +2,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { LocalCloudEnv } from '../../infra/local/cloud';
+import { seedDemoData } from '../../infra/local/seed';
 import { startTestCloud } from './test-cloud';
 
 /**
  * Integration tests run against ONE local cloud per run (STYLE 13): DynamoDB Local in memory, fauxqs,
  * the gateway on a free port, pollers and ticks per the real registries. Test files reach it through
  * `inject(...)`; integration-env.ts copies its environment into every worker before handlers load.
+ * The demo seed runs first, so company 1 is the platform owner's (with its super admin) as in production,
+ * and every company a test file creates is a plain tenant.
  */
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await writeFrontend(dir);
     return dir;
   });
+  await seedDemoData();
   project.provide('gatewayUrl', cloud.gatewayUrl);
   project.provide('wsUrl', cloud.wsUrl);
   project.provide('localCloudEnv', cloud.env);

@@ -1,0 +1,76 @@
+import { signAccessToken } from '../../../functions/core/access-token';
+import { findUserIdByEmail } from '../../../functions/data/user-repository';
+import { createTag } from '../../../functions/data/tag-repository';
+import { freshCompany, type TestCompany } from '../../helpers/fixtures';
+
+/**
+ * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
+ * has no row, so every issue that adds a route adds its row here). A row says which callers may use the
+ * route, how to build a valid request for a caller's own company, and — for routes that name a record
+ * by id — how to make such a record in another company, for the tenant-isolation test.
+ */
+export type Role = 'anonymous' | 'user' | 'admin' | 'super';
+export const ROLES: readonly Role[] = ['anonymous', 'user', 'admin', 'super'];
+
+export interface Caller {
+  role: Role;
+  token: string | undefined;
+  /** The caller's company (company 1 for super). */
+  companyId: number;
+}
+
+export interface RouteRequest {
+  path: string;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+export interface AccessRow {
+  allow: readonly Role[];
+  request: (caller: Caller) => Promise<RouteRequest>;
+  /** Routes with an id in the path: a record of `owner`'s and the request that reaches it. */
+  foreign?: (owner: TestCompany) => Promise<RouteRequest>;
+  /** The same request with an id that never existed, for comparing the 404 answers. */
+  missing?: () => RouteRequest;
+}
+
+const everyone: readonly Role[] = ['anonymous', 'user', 'admin', 'super'];
+const signedIn: readonly Role[] = ['user', 'admin', 'super'];
+
+const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+
+export const ACCESS: Record<string, AccessRow> = {
+  'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
+
+  'GET /tags': { allow: signedIn, request: async () => ({ path: '/tags' }) },
+  'POST /tags': { allow: signedIn, request: async () => ({ path: '/tags', body: { name: uniqueName('Etiqueta') } }) },
+  'GET /tags/{id}': {
+    allow: signedIn,
+    request: async (caller) => {
+      const tag = await createTag(caller.companyId, { name: uniqueName('Própria'), color: '#123456', kanban: 0 });
+      return { path: `/tags/${tag.id}` };
+    },
+    foreign: async (owner) => {
+      const tag = await createTag(owner.company.id, { name: uniqueName('Alheia'), color: '#654321', kanban: 0 });
+      return { path: `/tags/${tag.id}` };
+    },
+    missing: () => ({ path: '/tags/999999999' }),
+  },
+};
+
+/** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */
+export const makeCallers = async (): Promise<{ tenant: TestCompany; callers: Caller[] }> => {
+  const tenant = await freshCompany();
+  const owner = await findUserIdByEmail('owner@zapdesk.local');
+  if (!owner || owner.companyId !== 1) throw new Error('the integration setup seeds company 1 with its owner');
+  const superToken = await signAccessToken({ companyId: 1, userId: owner.userId, profile: 'admin', super: true });
+  return {
+    tenant,
+    callers: [
+      { role: 'anonymous', token: undefined, companyId: tenant.company.id },
+      { role: 'user', token: tenant.attendantToken, companyId: tenant.company.id },
+      { role: 'admin', token: tenant.adminToken, companyId: tenant.company.id },
+      { role: 'super', token: superToken, companyId: 1 },
+    ],
+  };
+};
