@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'tags'] as const;
+export const AREAS = ['system', 'tags', 'settings'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,6 +51,28 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },
   { method: 'GET', path: '/tags/{id}', area: 'tags', handler: 'get-tag', auth: 'user' },
+
+  {
+    method: 'GET',
+    path: '/companySettings/{companyId}',
+    area: 'settings',
+    handler: 'get-company-settings',
+    auth: 'user',
+  },
+  { method: 'GET', path: '/companySettingOne', area: 'settings', handler: 'get-company-setting-one', auth: 'user' },
+  { method: 'PUT', path: '/companySettings', area: 'settings', handler: 'update-company-setting', auth: 'admin' },
+  { method: 'GET', path: '/settings', area: 'settings', handler: 'list-settings', auth: 'super' },
+  { method: 'GET', path: '/setting/{key}', area: 'settings', handler: 'get-setting', auth: 'user' },
+  { method: 'PUT', path: '/settings/{key}', area: 'settings', handler: 'update-setting', auth: 'super' },
+  { method: 'GET', path: '/public-settings/{key}', area: 'settings', handler: 'get-public-setting', auth: 'public' },
+  { method: 'GET', path: '/plans/list', area: 'settings', handler: 'list-public-plans', auth: 'public' },
+  {
+    method: 'GET',
+    path: '/companies/listPlan/{companyId}',
+    area: 'settings',
+    handler: 'get-company-plan',
+    auth: 'user',
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

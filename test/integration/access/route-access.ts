@@ -32,10 +32,23 @@ export interface AccessRow {
   foreign?: (owner: TestCompany) => Promise<RouteRequest>;
   /** The same request with an id that never existed, for comparing the 404 answers. */
   missing?: () => RouteRequest;
+  /** Why a route with a path parameter names no tenant record (e.g. a platform setting's key). */
+  notTenantData?: string;
 }
 
 const everyone: readonly Role[] = ['anonymous', 'user', 'admin', 'super'];
 const signedIn: readonly Role[] = ['user', 'admin', 'super'];
+const admins: readonly Role[] = ['admin', 'super'];
+const superOnly: readonly Role[] = ['super'];
+
+/** Routes keyed by a company id: the caller's own, another tenant's, or one that never existed. */
+const byCompany = (
+  path: (companyId: number | string) => string,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => ({ path: path(caller.companyId) }),
+  foreign: async (owner) => ({ path: path(owner.company.id) }),
+  missing: () => ({ path: path(999_999_999) }),
+});
 
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
 
@@ -56,6 +69,34 @@ export const ACCESS: Record<string, AccessRow> = {
     },
     missing: () => ({ path: '/tags/999999999' }),
   },
+
+  'GET /companySettings/{companyId}': { allow: signedIn, ...byCompany((c) => `/companySettings/${c}`) },
+  'GET /companySettingOne': {
+    allow: signedIn,
+    request: async () => ({ path: '/companySettingOne', query: { column: 'userRating' } }),
+  },
+  'PUT /companySettings': {
+    allow: admins,
+    request: async () => ({ path: '/companySettings', body: { column: 'userRating', data: 'enabled' } }),
+  },
+  'GET /settings': { allow: superOnly, request: async () => ({ path: '/settings' }) },
+  'GET /setting/{key}': {
+    allow: signedIn,
+    request: async () => ({ path: '/setting/downloadLimit' }),
+    notTenantData: 'platform setting keys, the same for every company',
+  },
+  'PUT /settings/{key}': {
+    allow: superOnly,
+    request: async () => ({ path: '/settings/downloadLimit', body: { key: 'downloadLimit', value: '64' } }),
+    notTenantData: 'platform setting keys, the same for every company',
+  },
+  'GET /public-settings/{key}': {
+    allow: everyone,
+    request: async () => ({ path: '/public-settings/appName' }),
+    notTenantData: 'public branding keys',
+  },
+  'GET /plans/list': { allow: everyone, request: async () => ({ path: '/plans/list' }) },
+  'GET /companies/listPlan/{companyId}': { allow: signedIn, ...byCompany((c) => `/companies/listPlan/${c}`) },
 };
 
 /** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */

@@ -1,0 +1,117 @@
+import * as z from 'zod';
+import type { AuthContext } from '../auth-context';
+import { BadRequest, NotFound } from '../errors';
+import { getCompany } from '../../data/company-repository';
+import { getCompanySettingsItem, setCompanySetting } from '../../data/settings-repository';
+
+/**
+ * Company settings by column (core spec §3 "Company settings", §5 "Company settings"). The allow-list
+ * below is the only way a column name reaches storage: an unknown column is a 400, never a query.
+ * Defaults are what a new company sees before an admin changes anything (docs/decisions.md D17).
+ */
+const onOff = z.enum(['enabled', 'disabled']);
+const text = z.string().max(2000);
+
+export const COMPANY_SETTING_COLUMNS = {
+  userRating: { schema: onOff, default: 'disabled' },
+  scheduleType: { schema: z.enum(['disabled', 'queue', 'company', 'connection']), default: 'disabled' },
+  chatBotType: { schema: z.enum(['text', 'list', 'button']), default: 'text' },
+  acceptCallWhatsapp: { schema: onOff, default: 'enabled' },
+  userRandom: { schema: onOff, default: 'disabled' },
+  sendGreetingMessageOneQueues: { schema: onOff, default: 'enabled' },
+  sendSignMessage: { schema: onOff, default: 'enabled' },
+  sendFarewellWaitingTicket: { schema: onOff, default: 'disabled' },
+  sendGreetingAccepted: { schema: onOff, default: 'disabled' },
+  sendQueuePosition: { schema: onOff, default: 'disabled' },
+  acceptAudioMessageContact: { schema: onOff, default: 'enabled' },
+  enableLGPD: { schema: onOff, default: 'disabled' },
+  requiredTag: { schema: onOff, default: 'disabled' },
+  lgpdDeleteMessage: { schema: onOff, default: 'disabled' },
+  lgpdHideNumber: { schema: onOff, default: 'disabled' },
+  lgpdConsent: { schema: onOff, default: 'disabled' },
+  lgpdMessage: { schema: text, default: '' },
+  lgpdLink: { schema: z.union([z.literal(''), z.string().url().max(500)]), default: '' },
+  sendMsgTransfTicket: { schema: onOff, default: 'disabled' },
+  DirectTicketsToWallets: { schema: z.boolean(), default: false },
+  closeTicketOnTransfer: { schema: z.boolean(), default: false },
+  showNotificationPending: { schema: z.boolean(), default: false },
+  transferMessage: { schema: text, default: '' },
+  greetingAcceptedMessage: { schema: text, default: '' },
+  AcceptCallWhatsappMessage: { schema: text, default: '' },
+  sendQueuePositionMessage: { schema: text, default: '' },
+} as const;
+
+export type CompanySettingColumn = keyof typeof COMPANY_SETTING_COLUMNS;
+export type CompanySettings = {
+  [K in CompanySettingColumn]: (typeof COMPANY_SETTING_COLUMNS)[K]['default'] | string | boolean;
+};
+
+export const COLUMN_NAMES = Object.keys(COMPANY_SETTING_COLUMNS) as CompanySettingColumn[];
+
+/**
+ * The spec's paired rules: a switch that sends a text needs the text. Checked on the state after the
+ * change, whichever of the two columns the change touches.
+ */
+const REQUIRED_TEXT: { when: CompanySettingColumn; is: string; text: CompanySettingColumn }[] = [
+  { when: 'sendMsgTransfTicket', is: 'enabled', text: 'transferMessage' },
+  { when: 'sendGreetingAccepted', is: 'enabled', text: 'greetingAcceptedMessage' },
+  { when: 'sendQueuePosition', is: 'enabled', text: 'sendQueuePositionMessage' },
+  { when: 'acceptCallWhatsapp', is: 'disabled', text: 'AcceptCallWhatsappMessage' },
+];
+
+const withDefaults = (stored: Record<string, unknown>): CompanySettings => {
+  const result: Record<string, unknown> = {};
+  for (const column of COLUMN_NAMES) result[column] = stored[column] ?? COMPANY_SETTING_COLUMNS[column].default;
+  return result as CompanySettings;
+};
+
+/** Another company's settings are visible only to the platform owner; anyone else gets a plain 404. */
+const companyFor = async (auth: AuthContext, companyId: number): Promise<number> => {
+  if (companyId !== auth.companyId && !auth.super) throw new NotFound('ERR_NO_COMPANY_FOUND', 'Company not found');
+  if (companyId !== auth.companyId && !(await getCompany(companyId))) {
+    throw new NotFound('ERR_NO_COMPANY_FOUND', 'Company not found');
+  }
+  return companyId;
+};
+
+export const getCompanySettings = async (auth: AuthContext, companyId: number): Promise<CompanySettings> =>
+  withDefaults(await getCompanySettingsItem(await companyFor(auth, companyId)));
+
+export const columnSchema = z.enum(COLUMN_NAMES as [CompanySettingColumn, ...CompanySettingColumn[]], {
+  error: 'unknown setting column',
+});
+
+export const getCompanySettingOne = async (
+  auth: AuthContext,
+  column: CompanySettingColumn,
+): Promise<Partial<CompanySettings>> => {
+  const settings = withDefaults(await getCompanySettingsItem(auth.companyId));
+  return { [column]: settings[column] };
+};
+
+export const updateCompanySetting = async (
+  auth: AuthContext,
+  column: CompanySettingColumn,
+  data: unknown,
+): Promise<CompanySettings> => {
+  const parsed = COMPANY_SETTING_COLUMNS[column].schema.safeParse(data);
+  if (!parsed.success) {
+    throw new BadRequest('ERR_VALIDATION', 'Invalid setting value', [
+      { field: 'body.data', reason: parsed.error.issues[0]?.message ?? 'invalid value' },
+    ]);
+  }
+  const current = withDefaults(await getCompanySettingsItem(auth.companyId));
+  const next = { ...current, [column]: parsed.data };
+  for (const rule of REQUIRED_TEXT) {
+    if (
+      (rule.when === column || rule.text === column) &&
+      next[rule.when] === rule.is &&
+      String(next[rule.text]).trim() === ''
+    ) {
+      throw new BadRequest('ERR_VALIDATION', `${rule.text} is required while ${rule.when} is ${rule.is}`, [
+        { field: 'body.data', reason: `${rule.text} is required while ${rule.when} is ${rule.is}` },
+      ]);
+    }
+  }
+  return withDefaults(await setCompanySetting(auth.companyId, column, parsed.data));
+};

@@ -1,0 +1,92 @@
+import * as z from 'zod';
+import type { AuthContext } from '../auth-context';
+import { Forbidden, NotFound, ValidationError } from '../errors';
+import { getGlobalSetting, listGlobalSettings, putGlobalSetting } from '../../data/settings-repository';
+
+/**
+ * Platform settings by key (core spec §3 "Global settings"), written by the platform owner only. The
+ * allow-list is the only way a key reaches storage. Secret keys (payment credentials, the AI key) are
+ * never returned in clear: reads show them masked. Branding keys are public (the login page needs them
+ * before anyone signs in). Key names for the credentials are ours (docs/decisions.md D17).
+ */
+const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #0000FF');
+const file = z.string().max(300);
+const secret = z.string().max(4000);
+
+export const GLOBAL_SETTINGS = {
+  userCreation: { schema: z.enum(['enabled', 'disabled']), default: 'enabled', isPublic: false, isSecret: false },
+  downloadLimit: {
+    schema: z.enum(['32', '64', '128', '256', '512', '1024', '2048'], { error: 'one of 32, 64, …, 2048 (MB)' }),
+    default: '64',
+    isPublic: false,
+    isSecret: false,
+  },
+  primaryColorLight: { schema: hex, default: '#0000FF', isPublic: true, isSecret: false },
+  primaryColorDark: { schema: hex, default: '#39ACE7', isPublic: true, isSecret: false },
+  appName: { schema: z.string().trim().max(50), default: 'ZapDesk', isPublic: true, isSecret: false },
+  appLogoLight: { schema: file, default: '', isPublic: true, isSecret: false },
+  appLogoDark: { schema: file, default: '', isPublic: true, isSecret: false },
+  appLogoFavicon: { schema: file, default: '', isPublic: true, isSecret: false },
+  openAiKey: { schema: secret, default: '', isPublic: false, isSecret: true },
+  efiClientId: { schema: secret, default: '', isPublic: false, isSecret: true },
+  efiClientSecret: { schema: secret, default: '', isPublic: false, isSecret: true },
+  efiPixKey: { schema: secret, default: '', isPublic: false, isSecret: true },
+  mercadoPagoAccessToken: { schema: secret, default: '', isPublic: false, isSecret: true },
+  stripeSecretKey: { schema: secret, default: '', isPublic: false, isSecret: true },
+  asaasToken: { schema: secret, default: '', isPublic: false, isSecret: true },
+} as const;
+
+export type GlobalSettingKey = keyof typeof GLOBAL_SETTINGS;
+const KEYS = Object.keys(GLOBAL_SETTINGS) as GlobalSettingKey[];
+
+export const globalKeySchema = z.enum(KEYS as [GlobalSettingKey, ...GlobalSettingKey[]], {
+  error: 'unknown setting key',
+});
+
+export interface SettingView {
+  key: GlobalSettingKey;
+  value: string;
+  /** True when `value` is masked. */
+  masked?: true;
+}
+
+/** `sk_live_abcdef123456` -> `••••3456`; empty stays empty (so the UI can tell "not set"). */
+export const mask = (value: string): string => (value === '' ? '' : `••••${value.slice(-4)}`);
+
+const view = (key: GlobalSettingKey, value: string): SettingView =>
+  GLOBAL_SETTINGS[key].isSecret && value !== '' ? { key, value: mask(value), masked: true } : { key, value };
+
+const valueOf = async (key: GlobalSettingKey): Promise<string> =>
+  (await getGlobalSetting(key))?.value ?? GLOBAL_SETTINGS[key].default;
+
+/** GET /settings — every key with its value or default, secrets masked (platform owner). */
+export const listSettings = async (): Promise<SettingView[]> => {
+  const stored = new Map((await listGlobalSettings()).map((s) => [s.key, s.value]));
+  return KEYS.map((key) => view(key, stored.get(key) ?? GLOBAL_SETTINGS[key].default));
+};
+
+/** GET /setting/{key} — any signed-in user reads plain keys; secret keys are for the platform owner. */
+export const readSetting = async (auth: AuthContext, key: GlobalSettingKey): Promise<SettingView> => {
+  if (GLOBAL_SETTINGS[key].isSecret && !auth.super) throw new Forbidden();
+  return view(key, await valueOf(key));
+};
+
+/** GET /public-settings/{key} — branding only; any other key answers as if it did not exist. */
+export const readPublicSetting = async (key: string): Promise<SettingView> => {
+  const parsed = globalKeySchema.safeParse(key);
+  if (!parsed.success || !GLOBAL_SETTINGS[parsed.data].isPublic)
+    throw new NotFound('ERR_NO_SETTING_FOUND', 'Setting not found');
+  return view(parsed.data, await valueOf(parsed.data));
+};
+
+/** PUT /settings/{key} — the platform owner only (the route is `super`). */
+export const writeSetting = async (key: GlobalSettingKey, value: unknown): Promise<SettingView> => {
+  const parsed = GLOBAL_SETTINGS[key].schema.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationError([{ field: 'body.value', reason: parsed.error.issues[0]?.message ?? 'invalid value' }]);
+  }
+  // An emptied app name falls back to the default (spec §9: "default app name fallback when emptied").
+  const stored = key === 'appName' && parsed.data === '' ? GLOBAL_SETTINGS.appName.default : parsed.data;
+  const saved = await putGlobalSetting(key, stored);
+  return view(key, saved.value);
+};

@@ -1,0 +1,57 @@
+import * as z from 'zod';
+import { companyPlan, listPublicPlans } from '../../core/plans/plan-service';
+import {
+  columnSchema,
+  getCompanySettingOne,
+  getCompanySettings,
+  updateCompanySetting,
+} from '../../core/settings/company-settings';
+import {
+  globalKeySchema,
+  listSettings,
+  readPublicSetting,
+  readSetting,
+  writeSetting,
+} from '../../core/settings/global-settings';
+import { createAreaHandler, defineRoute, type AreaHandlers } from '../stack';
+
+/** The `settings` area: company settings by column, platform settings by key, branding, plans. */
+const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });
+
+export const handlers: AreaHandlers = {
+  'get-company-settings': defineRoute({
+    params: companyIdParam,
+    handle: async ({ auth, params }) => getCompanySettings(auth!, params.companyId),
+  }),
+  'get-company-setting-one': defineRoute({
+    query: z.object({ column: columnSchema }),
+    handle: async ({ auth, query }) => getCompanySettingOne(auth!, query.column),
+  }),
+  'update-company-setting': defineRoute({
+    body: z.object({ column: columnSchema, data: z.unknown() }),
+    handle: async ({ auth, body }) => updateCompanySetting(auth!, body.column, body.data),
+  }),
+  'list-settings': defineRoute({ handle: async () => listSettings() }),
+  'get-setting': defineRoute({
+    params: z.object({ key: globalKeySchema }),
+    handle: async ({ auth, params }) => readSetting(auth!, params.key),
+  }),
+  'update-setting': defineRoute({
+    params: z.object({ key: globalKeySchema }),
+    // The spec's client sends {key, value}; the path names the key.
+    body: z.object({ key: z.string().optional(), value: z.unknown() }),
+    handle: async ({ params, body }) => writeSetting(params.key, body.value),
+  }),
+  'get-public-setting': defineRoute({
+    params: z.object({ key: z.string().max(100) }),
+    query: z.object({ token: z.string().max(500).optional() }),
+    handle: async ({ params }) => readPublicSetting(params.key),
+  }),
+  'list-public-plans': defineRoute({ handle: async () => listPublicPlans() }),
+  'get-company-plan': defineRoute({
+    params: companyIdParam,
+    handle: async ({ auth, params }) => companyPlan(auth!, params.companyId),
+  }),
+};
+
+export const handler = createAreaHandler('settings', handlers);
