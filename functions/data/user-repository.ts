@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, Forbidden, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
-import { createItemsTogether } from './create-items';
 import { mapDynamoErrors } from './errors';
 import { company, pad, searchForm } from './keys';
+import { queryPage, type Page } from './query-page';
 
 /**
  * User: `pk = C#<c>#USER, sk = USER#<pad id>`, by name on gsi1 (`C#<c>#USER`, `<searchForm name>#<pad id>`).
@@ -80,7 +80,22 @@ const toUser = (item: Record<string, unknown>): User => {
 export type NewUser = Pick<User, 'name' | 'email' | 'passwordHash' | 'profile'> &
   Partial<Omit<User, 'id' | 'companyId'>>;
 
-export const createUser = async (companyId: number, input: NewUser): Promise<User> => {
+/**
+ * The company's live user count (for the plan limit): `pk = C#<c>#USAGE, sk = users`, attribute `n`, kept
+ * in the same transactions that create and delete users, so it cannot drift.
+ */
+export const userUsageKeys = (companyId: number) => ({ pk: `${company(companyId)}#USAGE`, sk: 'users' });
+
+const userIndexKeys = (companyId: number, id: number, name: string) => ({
+  gsi1pk: `${company(companyId)}#USER`,
+  gsi1sk: `${searchForm(name)}#${pad(id)}`,
+});
+
+export const createUser = async (
+  companyId: number,
+  input: NewUser,
+  options: { maxUsers?: number } = {},
+): Promise<User> => {
   const id = await nextId(companyId, 'user');
   const now = new Date().toISOString();
   const user: User = {
@@ -93,17 +108,42 @@ export const createUser = async (companyId: number, input: NewUser): Promise<Use
     createdAt: now,
     updatedAt: now,
   };
-  await createItemsTogether(
-    [
-      { ...emailKeys(user.email), companyId, userId: id },
-      {
-        ...userKeys(companyId, id),
-        gsi1pk: `${company(companyId)}#USER`,
-        gsi1sk: `${searchForm(user.name)}#${pad(id)}`,
-        ...user,
-      },
-    ],
-    () => new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
+  const limited = options.maxUsers !== undefined;
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: userUsageKeys(companyId),
+                UpdateExpression: 'ADD n :one',
+                ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
+                ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxUsers } : {}) },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...emailKeys(user.email), companyId, userId: id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, user.name), ...user },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      ),
+    (failure) =>
+      failure.reasons?.[0] === 'ConditionalCheckFailed'
+        ? new Forbidden('ERR_PLAN_LIMIT_USERS', 'The plan allows no more users', { limit: options.maxUsers })
+        : new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
   );
   return user;
 };
@@ -120,4 +160,134 @@ export const findUserIdByEmail = async (email: string): Promise<{ companyId: num
   const out = await mapDynamoErrors(() => db().send(new GetCommand({ TableName: tableName(), Key: emailKeys(email) })));
   if (!out.Item) return null;
   return { companyId: Number(out.Item.companyId), userId: Number(out.Item.userId) };
+};
+
+export const countUsers = async (companyId: number): Promise<number> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: userUsageKeys(companyId) })),
+  );
+  return Number(out.Item?.n ?? 0);
+};
+
+/** Name-ordered page of a company's users, optionally by name prefix (gsi1). O(page). */
+export const listUsers = async (
+  companyId: number,
+  q: { search?: string | undefined; limit: number; cursor?: string | undefined },
+): Promise<Page<User>> => {
+  const prefix = q.search ? searchForm(q.search) : '';
+  const partition = `${company(companyId)}#USER`;
+  const page = await queryPage<Record<string, unknown>>({
+    scope: `${partition}#${prefix}`,
+    index: 'gsi1',
+    partition,
+    sortPrefix: prefix || undefined,
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+  return { ...page, items: page.items.map(toUser) };
+};
+
+/** Every user's id and name, for pickers; a company has at most its plan's users (tens). */
+export const listUserNames = async (companyId: number): Promise<{ id: number; name: string }[]> => {
+  const result: { id: number; name: string }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${company(companyId)}#USER` },
+          ProjectionExpression: 'id, #name',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    result.push(...(out.Items ?? []).map((i) => ({ id: Number(i.id), name: String(i.name) })));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return result;
+};
+
+/** Fields a user record may change through the users API (the service decides who may change which). */
+export type UserChanges = Partial<Omit<User, 'id' | 'companyId' | 'createdAt' | 'updatedAt' | 'super'>>;
+
+/**
+ * Applies changes to an existing user in one transaction: a new e-mail moves the platform-wide guard
+ * (the new one must be free), a new name moves the search key. 404 when the user does not exist.
+ */
+export const updateUser = async (companyId: number, id: number, changes: UserChanges): Promise<User> => {
+  const current = await getUser(companyId, id);
+  if (!current) throw new NotFound('ERR_NO_USER_FOUND', 'User not found');
+  const email = changes.email === undefined ? current.email : changes.email.trim().toLowerCase();
+  const next: User = { ...current, ...changes, email, updatedAt: new Date().toISOString() };
+  const emailMoves = email !== current.email;
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, next.name), ...next },
+                ConditionExpression: 'updatedAt = :seen',
+                ExpressionAttributeValues: { ':seen': current.updatedAt },
+              },
+            },
+            ...(emailMoves
+              ? [
+                  { Delete: { TableName: tableName(), Key: emailKeys(current.email) } },
+                  {
+                    Put: {
+                      TableName: tableName(),
+                      Item: { ...emailKeys(email), companyId, userId: id },
+                      ConditionExpression: 'attribute_not_exists(pk)',
+                    },
+                  },
+                ]
+              : []),
+          ],
+        }),
+      ),
+    (failure) =>
+      failure.reasons?.[0] === 'ConditionalCheckFailed'
+        ? new Conflict('ERR_CONFLICT', 'The user changed meanwhile, reload and try again')
+        : new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
+  );
+  return next;
+};
+
+/** Removes a user, its e-mail guard and one from the usage count, all or nothing. */
+export const deleteUser = async (companyId: number, id: number): Promise<void> => {
+  const current = await getUser(companyId, id);
+  if (!current) throw new NotFound('ERR_NO_USER_FOUND', 'User not found');
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: userKeys(companyId, id),
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            { Delete: { TableName: tableName(), Key: emailKeys(current.email) } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: userUsageKeys(companyId),
+                UpdateExpression: 'ADD n :minus',
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+          ],
+        }),
+      ),
+    () => new NotFound('ERR_NO_USER_FOUND', 'User not found'),
+  );
 };
