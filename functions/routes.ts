@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'tags', 'settings'] as const;
+export const AREAS = ['system', 'tags', 'settings', 'users'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -47,6 +47,13 @@ export interface RouteDef {
 
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/version', area: 'system', handler: 'get-version', auth: 'public' },
+
+  { method: 'GET', path: '/users', area: 'users', handler: 'list-users', auth: 'admin' },
+  { method: 'GET', path: '/users/list', area: 'users', handler: 'list-user-names', auth: 'user' },
+  { method: 'GET', path: '/users/{id}', area: 'users', handler: 'get-user', auth: 'user' },
+  { method: 'POST', path: '/users', area: 'users', handler: 'create-user', auth: 'admin' },
+  { method: 'PUT', path: '/users/{id}', area: 'users', handler: 'update-user', auth: 'user' },
+  { method: 'DELETE', path: '/users/{id}', area: 'users', handler: 'delete-user', auth: 'admin' },
 
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, Forbidden, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';

@@ -19,7 +19,10 @@ export interface TestCompany {
 
 let cachedHash: Promise<string> | undefined;
 
-export const freshCompany = async (name = `Empresa ${randomUUID().slice(0, 8)}`): Promise<TestCompany> => {
+export const freshCompany = async (
+  name = `Empresa ${randomUUID().slice(0, 8)}`,
+  options: { planId?: number } = {},
+): Promise<TestCompany> => {
   cachedHash ??= hashPassword('Teste@1234');
   const passwordHash = await cachedHash;
   const company = await createCompany({
@@ -27,7 +30,7 @@ export const freshCompany = async (name = `Empresa ${randomUUID().slice(0, 8)}`)
     email: `${randomUUID()}@test.local`,
     phone: '',
     document: '',
-    planId: 1,
+    planId: options.planId ?? 1,
     status: true,
     recurrence: 'MENSAL',
     dueDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),

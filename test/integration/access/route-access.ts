@@ -1,6 +1,7 @@
 import { signAccessToken } from '../../../functions/core/access-token';
 import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
+import { createUser } from '../../../functions/data/user-repository';
 import { freshCompany, type TestCompany } from '../../helpers/fixtures';
 
 /**
@@ -17,6 +18,8 @@ export interface Caller {
   token: string | undefined;
   /** The caller's company (company 1 for super). */
   companyId: number;
+  /** The caller's own user id (0 for anonymous). */
+  userId: number;
 }
 
 export interface RouteRequest {
@@ -28,7 +31,11 @@ export interface RouteRequest {
 export interface AccessRow {
   allow: readonly Role[];
   request: (caller: Caller) => Promise<RouteRequest>;
-  /** Routes with an id in the path: a record of `owner`'s and the request that reaches it. */
+  /**
+   * Routes with an id in the path: a record of `owner`'s and the request that reaches it. Ids are numbered
+   * per company, so the record must have an id the intruder's company does not have (make a new one
+   * rather than reuse the fixture's first users).
+   */
   foreign?: (owner: TestCompany) => Promise<RouteRequest>;
   /** The same request with an id that never existed, for comparing the 404 answers. */
   missing?: () => RouteRequest;
@@ -51,9 +58,42 @@ const byCompany = (
 });
 
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+const uniqueEmail = () => `matrix-${Math.random().toString(36).slice(2, 10)}@test.local`;
+
+/** A plain user of a company, made directly in storage (no plan limit: fixtures, not the API under test). */
+const someUser = (companyId: number) =>
+  createUser(companyId, { name: uniqueName('Pessoa'), email: uniqueEmail(), passwordHash: 'x', profile: 'user' });
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
+
+  'GET /users': { allow: admins, request: async () => ({ path: '/users' }) },
+  'GET /users/list': { allow: signedIn, request: async () => ({ path: '/users/list' }) },
+  'GET /users/{id}': {
+    allow: signedIn,
+    request: async (caller) => ({ path: `/users/${caller.userId || 1}` }),
+    foreign: async (owner) => ({ path: `/users/${(await someUser(owner.company.id)).id}` }),
+    missing: () => ({ path: '/users/999999999' }),
+  },
+  'POST /users': {
+    allow: admins,
+    request: async () => ({
+      path: '/users',
+      body: { name: 'Nova Pessoa', email: uniqueEmail(), password: 'Senha@123' },
+    }),
+  },
+  'PUT /users/{id}': {
+    allow: signedIn,
+    request: async (caller) => ({ path: `/users/${caller.userId || 1}`, body: { farewellMessage: 'Até logo!' } }),
+    foreign: async (owner) => ({ path: `/users/${(await someUser(owner.company.id)).id}`, body: { name: 'Invasão' } }),
+    missing: () => ({ path: '/users/999999999', body: { name: 'Invasão' } }),
+  },
+  'DELETE /users/{id}': {
+    allow: admins,
+    request: async (caller) => ({ path: `/users/${(await someUser(caller.companyId)).id}` }),
+    foreign: async (owner) => ({ path: `/users/${(await someUser(owner.company.id)).id}` }),
+    missing: () => ({ path: '/users/999999999' }),
+  },
 
   'GET /tags': { allow: signedIn, request: async () => ({ path: '/tags' }) },
   'POST /tags': { allow: signedIn, request: async () => ({ path: '/tags', body: { name: uniqueName('Etiqueta') } }) },
@@ -108,10 +148,10 @@ export const makeCallers = async (): Promise<{ tenant: TestCompany; callers: Cal
   return {
     tenant,
     callers: [
-      { role: 'anonymous', token: undefined, companyId: tenant.company.id },
-      { role: 'user', token: tenant.attendantToken, companyId: tenant.company.id },
-      { role: 'admin', token: tenant.adminToken, companyId: tenant.company.id },
-      { role: 'super', token: superToken, companyId: 1 },
+      { role: 'anonymous', token: undefined, companyId: tenant.company.id, userId: 0 },
+      { role: 'user', token: tenant.attendantToken, companyId: tenant.company.id, userId: tenant.attendant.id },
+      { role: 'admin', token: tenant.adminToken, companyId: tenant.company.id, userId: tenant.admin.id },
+      { role: 'super', token: superToken, companyId: 1, userId: owner.userId },
     ],
   };
 };

@@ -1,0 +1,142 @@
+import type { AuthContext } from '../auth-context';
+import { BadRequest, Forbidden, NotFound } from '../errors';
+import { fetchPage, type PagingInput } from '../paging';
+import { hashPassword } from '../passwords';
+import { getCompany } from '../../data/company-repository';
+import { getPlan } from '../../data/plan-repository';
+import { listQueues } from '../../data/queue-repository';
+import { isOnline } from '../../data/user-presence-repository';
+import {
+  createUser,
+  deleteUser,
+  getUser,
+  listUserNames,
+  listUsers,
+  updateUser,
+  type User,
+  type UserChanges,
+} from '../../data/user-repository';
+
+/**
+ * Users of a company (core spec §3 User, §5 user rules, §6 permissions). Admins manage everyone in their
+ * company; a plain user reads and edits only themself, and never the fields that only admins set.
+ */
+export const USER_PAGE_SIZE = 20;
+
+/** Only admins change these (spec §6: profile, queues, connection, work hours, permissions). */
+export const ADMIN_ONLY_FIELDS = [
+  'profile',
+  'queueIds',
+  'whatsappId',
+  'startWork',
+  'endWork',
+  'allTicket',
+  'allowGroup',
+  'allHistoric',
+  'allUserChat',
+  'userClosePendingTicket',
+  'showDashboard',
+  'allowRealTime',
+  'allowConnections',
+] as const satisfies readonly (keyof User)[];
+
+export type UserView = Omit<User, 'passwordHash'> & { queues: { id: number; name: string; color: string }[] };
+
+const isAdmin = (auth: AuthContext) => auth.profile === 'admin' || auth.super;
+
+const viewsOf = async (companyId: number, users: User[]): Promise<UserView[]> => {
+  const queues = new Map((await listQueues(companyId)).map((q) => [q.id, { id: q.id, name: q.name, color: q.color }]));
+  return users.map(({ passwordHash: _secret, ...u }) => {
+    const lastSeenAt = (u as { lastSeenAt?: string }).lastSeenAt;
+    return {
+      ...u,
+      online: isOnline(lastSeenAt),
+      queues: (u.queueIds ?? []).flatMap((id) => queues.get(id) ?? []),
+    };
+  });
+};
+
+const viewOf = async (user: User): Promise<UserView> => (await viewsOf(user.companyId, [user]))[0]!;
+
+/** Another company's user id answers exactly like a missing one. */
+const findInCompany = async (auth: AuthContext, id: number): Promise<User> => {
+  const user = await getUser(auth.companyId, id);
+  if (!user) throw new NotFound('ERR_NO_USER_FOUND', 'User not found');
+  return user;
+};
+
+export const listCompanyUsers = async (
+  auth: AuthContext,
+  q: PagingInput & { searchParam?: string | undefined },
+): Promise<{ users: UserView[]; hasMore: boolean; nextCursor?: string }> => {
+  const page = await fetchPage(q, USER_PAGE_SIZE, (cursor) =>
+    listUsers(auth.companyId, { search: q.searchParam, limit: USER_PAGE_SIZE, cursor }),
+  );
+  return {
+    users: await viewsOf(auth.companyId, page.items),
+    hasMore: page.hasMore,
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+};
+
+export const listCompanyUserNames = (auth: AuthContext) => listUserNames(auth.companyId);
+
+export const showUser = async (auth: AuthContext, id: number): Promise<UserView> => {
+  const user = await findInCompany(auth, id);
+  if (!isAdmin(auth) && user.id !== auth.userId) throw new Forbidden();
+  return viewOf(user);
+};
+
+export type UserInput = Omit<UserChanges, 'passwordHash'> & { password?: string };
+
+const checkQueues = async (companyId: number, queueIds: number[] | undefined) => {
+  if (!queueIds || queueIds.length === 0) return;
+  const known = new Set((await listQueues(companyId)).map((q) => q.id));
+  const unknown = queueIds.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new BadRequest('ERR_VALIDATION', 'Unknown queue', [
+      { field: 'body.queueIds', reason: `no queue ${unknown.join(', ')}` },
+    ]);
+  }
+};
+
+export const createCompanyUser = async (
+  auth: AuthContext,
+  input: UserInput & Required<Pick<UserInput, 'name' | 'email' | 'password' | 'profile'>>,
+): Promise<UserView> => {
+  await checkQueues(auth.companyId, input.queueIds);
+  const company = await getCompany(auth.companyId);
+  const plan = company ? await getPlan(company.planId) : null;
+  const { password, ...fields } = input;
+  const user = await createUser(
+    auth.companyId,
+    { ...fields, passwordHash: await hashPassword(password) },
+    plan ? { maxUsers: plan.users } : {},
+  );
+  return viewOf(user);
+};
+
+export const updateCompanyUser = async (auth: AuthContext, id: number, input: UserInput): Promise<UserView> => {
+  const current = await findInCompany(auth, id);
+  if (!isAdmin(auth)) {
+    if (current.id !== auth.userId) throw new Forbidden();
+    const touched = ADMIN_ONLY_FIELDS.filter(
+      (f) => input[f] !== undefined && JSON.stringify(input[f]) !== JSON.stringify(current[f]),
+    );
+    if (touched.length > 0) throw new Forbidden('ERR_NO_PERMISSION', `Only admins change ${touched.join(', ')}`);
+  }
+  await checkQueues(auth.companyId, input.queueIds);
+  const { password, ...fields } = input;
+  const changes: UserChanges = { ...fields, ...(password ? { passwordHash: await hashPassword(password) } : {}) };
+  return viewOf(await updateUser(auth.companyId, id, changes));
+};
+
+export const deleteCompanyUser = async (auth: AuthContext, id: number): Promise<void> => {
+  await findInCompany(auth, id);
+  if (id === auth.userId) {
+    throw new BadRequest('ERR_CANNOT_DELETE_SELF', 'You cannot delete your own user', [
+      { field: 'params.id', reason: 'is you' },
+    ]);
+  }
+  await deleteUser(auth.companyId, id);
+};
