@@ -239,7 +239,14 @@ export const updateUser = async (companyId: number, id: number, changes: UserCha
             },
             ...(emailMoves
               ? [
-                  { Delete: { TableName: tableName(), Key: emailKeys(current.email) } },
+                  {
+                    Delete: {
+                      TableName: tableName(),
+                      Key: emailKeys(current.email),
+                      ConditionExpression: 'userId = :id AND companyId = :c',
+                      ExpressionAttributeValues: { ':id': id, ':c': companyId },
+                    },
+                  },
                   {
                     Put: {
                       TableName: tableName(),
