@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'tags', 'settings', 'users'] as const;
+export const AREAS = ['system', 'auth', 'tags', 'settings', 'users'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,10 +43,27 @@ export interface RouteDef {
   handler: string;
   auth: AuthLevel;
   planFlag?: PlanFlag;
+  /**
+   * Callable by a company whose subscription has expired (dueDate passed). Every other authenticated route
+   * answers 403 ERR_SUBSCRIPTION_EXPIRED with the due date (docs/decisions.md D18).
+   */
+  allowExpired?: true;
 }
 
 export const ROUTES: readonly RouteDef[] = [
-  { method: 'GET', path: '/version', area: 'system', handler: 'get-version', auth: 'public' },
+  { method: 'GET', path: '/version', area: 'system', handler: 'get-version', auth: 'public', allowExpired: true },
+
+  { method: 'POST', path: '/auth/login', area: 'auth', handler: 'login', auth: 'public', allowExpired: true },
+  {
+    method: 'POST',
+    path: '/auth/refresh_token',
+    area: 'auth',
+    handler: 'refresh-token',
+    auth: 'public',
+    allowExpired: true,
+  },
+  { method: 'DELETE', path: '/auth/logout', area: 'auth', handler: 'logout', auth: 'public', allowExpired: true },
+  { method: 'GET', path: '/auth/me', area: 'auth', handler: 'get-me', auth: 'user', allowExpired: true },
 
   { method: 'GET', path: '/users', area: 'users', handler: 'list-users', auth: 'admin' },
   { method: 'GET', path: '/users/list', area: 'users', handler: 'list-user-names', auth: 'user' },

@@ -14,7 +14,7 @@ import {
 } from '../core/errors';
 import type { FieldError } from '../core/errors';
 import { routesOfArea, routeKey, type Area, type RouteDef } from '../routes';
-import { authenticateRequest } from './authenticate';
+import { resolveCaller, verifiedToken } from './authenticate';
 import { accessLog } from './middleware/access-log';
 import { errorMapper } from './middleware/error-mapper';
 import { API_BASE, matchRoute } from './route-matcher';
@@ -29,7 +29,7 @@ export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
-  /** Null only on `auth: 'public'` routes called without a token. */
+  /** Null exactly on `auth: 'public'` routes (they never resolve a caller, token or not). */
   auth: AuthContext | null;
   event: HttpEvent;
   requestId: string;
@@ -122,13 +122,17 @@ const toResult = (value: unknown): HttpResult => {
 };
 
 const invokeRoute = async (route: RouteDef, def: RouteHandler, event: HttpEvent): Promise<HttpResult> => {
-  const auth = await authenticateRequest(event, route.auth === 'public');
-  authorize(route, auth);
+  const claims = await verifiedToken(event, route);
   const body = readBody(event, def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const params = parsePart('params', def.params, event.pathParameters ?? {});
+  const query = parsePart('query', def.query, event.queryStringParameters ?? {});
+  const parsedBody = parsePart('body', def.body, body);
+  const auth = await resolveCaller(claims, route);
+  authorize(route, auth);
   const input: RouteInput<unknown, unknown, unknown> = {
-    params: parsePart('params', def.params, event.pathParameters ?? {}),
-    query: parsePart('query', def.query, event.queryStringParameters ?? {}),
-    body: parsePart('body', def.body, body),
+    params,
+    query,
+    body: parsedBody,
     auth,
     event,
     requestId: event.requestContext.requestId,

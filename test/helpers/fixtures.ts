@@ -21,7 +21,7 @@ let cachedHash: Promise<string> | undefined;
 
 export const freshCompany = async (
   name = `Empresa ${randomUUID().slice(0, 8)}`,
-  options: { planId?: number } = {},
+  options: { planId?: number; dueDate?: string } = {},
 ): Promise<TestCompany> => {
   cachedHash ??= hashPassword('Teste@1234');
   const passwordHash = await cachedHash;
@@ -33,7 +33,7 @@ export const freshCompany = async (
     planId: options.planId ?? 1,
     status: true,
     recurrence: 'MENSAL',
-    dueDate: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+    dueDate: options.dueDate ?? new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
   });
   const admin = await createUser(company.id, {
     name: 'Admin',
@@ -61,6 +61,19 @@ export const freshCompany = async (
   };
 };
 
+/** A user who can log in: a fresh e-mail and the given password, stored hashed as sign-up would. */
+export const userWithPassword = async (
+  companyId: number,
+  password: string,
+  profile: 'admin' | 'user' = 'user',
+): Promise<User> =>
+  createUser(companyId, {
+    name: `Pessoa ${randomUUID().slice(0, 6)}`,
+    email: `login-${randomUUID()}@test.local`,
+    passwordHash: await hashPassword(password),
+    profile,
+  });
+
 // Tests read answers field by field and assert on them; `any` keeps those reads terse.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
@@ -70,7 +83,7 @@ export interface ApiResponse<T = any> {
 }
 
 /** A caller of the local gateway's HTTP API, as a browser or integrator would call it. */
-export const api = (token?: string) => {
+export const api = (token?: string, options: { cookie?: string } = {}) => {
   const base = `${inject('gatewayUrl')}/api`;
   const request = async (
     method: string,
@@ -84,6 +97,7 @@ export const api = (token?: string) => {
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(options.cookie ? { cookie: options.cookie } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

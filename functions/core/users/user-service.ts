@@ -46,8 +46,17 @@ const isAdmin = (auth: AuthContext) => auth.profile === 'admin' || auth.super;
 
 const viewsOf = async (companyId: number, users: User[]): Promise<UserView[]> => {
   const queues = new Map((await listQueues(companyId)).map((q) => [q.id, { id: q.id, name: q.name, color: q.color }]));
-  return users.map(({ passwordHash: _secret, ...u }) => {
-    const lastSeenAt = (u as { lastSeenAt?: string }).lastSeenAt;
+  // Internal fields (docs/data-model.md §2.6) never leave the server: the hash, the session id, presence time.
+  return users.map((stored) => {
+    const {
+      passwordHash: _secret,
+      sessionId: _session,
+      lastSeenAt,
+      ...u
+    } = stored as User & {
+      sessionId?: string;
+      lastSeenAt?: string;
+    };
     return {
       ...u,
       online: isOnline(lastSeenAt),
@@ -56,7 +65,8 @@ const viewsOf = async (companyId: number, users: User[]): Promise<UserView[]> =>
   });
 };
 
-const viewOf = async (user: User): Promise<UserView> => (await viewsOf(user.companyId, [user]))[0]!;
+/** A stored user as callers see it (also the `user` of the auth answers). */
+export const viewOf = async (user: User): Promise<UserView> => (await viewsOf(user.companyId, [user]))[0]!;
 
 /** Another company's user id answers exactly like a missing one. */
 const findInCompany = async (auth: AuthContext, id: number): Promise<User> => {

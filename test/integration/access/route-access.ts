@@ -2,7 +2,8 @@ import { signAccessToken } from '../../../functions/core/access-token';
 import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
 import { createUser } from '../../../functions/data/user-repository';
-import { freshCompany, type TestCompany } from '../../helpers/fixtures';
+import { login } from '../../../functions/core/auth/auth-service';
+import { freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -24,6 +25,8 @@ export interface Caller {
 
 export interface RouteRequest {
   path: string;
+  /** A `Cookie` header (the refresh call reads its token from the `jrt` cookie). */
+  cookie?: string;
   body?: unknown;
   query?: Record<string, string>;
 }
@@ -66,6 +69,24 @@ const someUser = (companyId: number) =>
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
+
+  'POST /auth/login': {
+    allow: everyone,
+    request: async (caller) => {
+      const user = await userWithPassword(caller.companyId, 'Senha@123');
+      return { path: '/auth/login', body: { email: user.email, password: 'Senha@123' } };
+    },
+  },
+  'POST /auth/refresh_token': {
+    allow: everyone,
+    request: async (caller) => {
+      const user = await userWithPassword(caller.companyId, 'Senha@123');
+      const session = await login({ email: user.email, password: 'Senha@123', sourceIp: '198.51.100.7' });
+      return { path: '/auth/refresh_token', cookie: `jrt=${session.refreshToken}` };
+    },
+  },
+  'DELETE /auth/logout': { allow: everyone, request: async () => ({ path: '/auth/logout' }) },
+  'GET /auth/me': { allow: signedIn, request: async () => ({ path: '/auth/me' }) },
 
   'GET /users': { allow: admins, request: async () => ({ path: '/users' }) },
   'GET /users/list': { allow: signedIn, request: async () => ({ path: '/users/list' }) },

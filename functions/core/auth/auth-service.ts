@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { signAccessToken } from '../access-token';
+import type { AuthContext } from '../auth-context';
+import { TooManyRequests, Unauthorized } from '../errors';
+import { errorFields, logger } from '../logger';
+import { hashPassword, verifyPassword } from '../passwords';
+import { viewOf, type UserView } from '../users/user-service';
+import type { Company } from '../../data/company-repository';
+import {
+  returnRateLimitSlot,
+  takeRateLimitSlot,
+  type RateLimit,
+  type RateLimitWindow,
+} from '../../data/rate-limit-repository';
+import {
+  deleteRefreshToken,
+  endSession,
+  getRefreshToken,
+  getUserAndCompany,
+  refreshTokenHash,
+  rotateRefreshToken,
+  startSession,
+  type SessionUser,
+} from '../../data/session-repository';
+import { findUserIdByEmail } from '../../data/user-repository';
+import { onlyUser, publish } from '../../realtime/publisher';
+
+/**
+ * Session calls (core spec §4 "Subscription and session", §7 Session; docs/data-model.md §2.7):
+ * login, refresh with rotation and reuse detection, logout, me. One active session per user.
+ */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * Login limits (D18): failed attempts per e-mail and per IP in fixed 15-minute windows. A successful login
+ * gives its slots back, so an office behind one NAT address is limited only by its failures.
+ */
+export const LOGIN_LIMITS = {
+  email: { scope: 'login-email', max: 10, windowSeconds: 15 * 60 },
+  ip: { scope: 'login-ip', max: 50, windowSeconds: 15 * 60 },
+} as const satisfies Record<string, RateLimit>;
+
+/** The `user` of the auth answers: the wire user plus its company and company settings (spec §7). */
+export type AuthUser = UserView & {
+  company: { id: number; name: string; dueDate: string };
+  companieSettings: { key: string; value: string }[];
+};
+
+export interface SessionAnswer {
+  token: string;
+  user: AuthUser;
+  /** Goes into the httpOnly cookie, never into the body. */
+  refreshToken: string;
+}
+
+const invalidCredentials = () => new Unauthorized('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password');
+const sessionEnded = () => new Unauthorized('ERR_SESSION_EXPIRED', 'Session expired');
+
+/** A hash to verify against when the e-mail is unknown, so both failures take the same time. */
+let dummyHash: Promise<string> | undefined;
+const unknownUserHash = (): Promise<string> => (dummyHash ??= hashPassword(randomBytes(16).toString('base64')));
+
+const authUser = async (user: SessionUser, company: Company): Promise<AuthUser> => ({
+  ...(await viewOf(user)),
+  company: { id: company.id, name: company.name, dueDate: company.dueDate },
+  companieSettings: [],
+});
+
+const accessToken = (user: SessionUser, sessionId: string) =>
+  signAccessToken({
+    companyId: user.companyId,
+    userId: user.id,
+    profile: String(user.profile).toLowerCase() === 'admin' ? 'admin' : 'user',
+    super: user.super === true,
+    sessionId,
+  });
+
+const newRefreshToken = () => ({
+  token: randomBytes(32).toString('base64url'),
+  expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
+});
+
+/** Tells the older session's sockets that it ended ('Sua conta foi acessada em outro computador.'). */
+const announceSessionEnded = async (user: SessionUser): Promise<void> => {
+  try {
+    await publish(
+      user.companyId,
+      { channel: `company-${user.companyId}-auth`, action: 'update', user: { id: user.id } },
+      onlyUser(user.id),
+    );
+  } catch (err) {
+    // The new login stands; the old tab still ends at its next request (403, then the refresh's 401).
+    logger.warn('session-ended event not sent', { companyId: user.companyId, userId: user.id, ...errorFields(err) });
+  }
+};
+
+const takeLoginSlots = async (email: string, sourceIp: string) => {
+  const taken = await Promise.all([
+    takeRateLimitSlot(LOGIN_LIMITS.ip, sourceIp),
+    takeRateLimitSlot(LOGIN_LIMITS.email, email),
+  ]);
+  const refused = taken.flatMap((t) => (t.allowed ? [] : [t.retryAfterSeconds]));
+  if (refused.length > 0) throw new TooManyRequests(Math.max(...refused));
+  const [ip, mail] = taken as { allowed: true; window: RateLimitWindow }[];
+  return () =>
+    Promise.all([
+      returnRateLimitSlot(LOGIN_LIMITS.ip, sourceIp, ip!.window),
+      returnRateLimitSlot(LOGIN_LIMITS.email, email, mail!.window),
+    ]);
+};
+
+export const login = async (input: { email: string; password: string; sourceIp: string }): Promise<SessionAnswer> => {
+  const email = input.email.trim().toLowerCase();
+  const giveSlotsBack = await takeLoginSlots(email, input.sourceIp);
+  const owner = await findUserIdByEmail(email);
+  const found = owner ? await getUserAndCompany(owner.companyId, owner.userId) : null;
+  const stored = found?.user?.passwordHash ?? (await unknownUserHash());
+  const passwordOk = await verifyPassword(input.password, stored);
+  if (!passwordOk || !found?.user || !found.company) throw invalidCredentials();
+  const { user, company } = found;
+  await giveSlotsBack();
+
+  const sessionId = randomUUID();
+  const refresh = newRefreshToken();
+  await startSession(user, sessionId, refreshTokenHash(refresh.token), refresh.expiresAt);
+  if (user.sessionId) await announceSessionEnded(user);
+  return {
+    token: await accessToken(user, sessionId),
+    user: await authUser(user, company),
+    refreshToken: refresh.token,
+  };
+};
+
+/**
+ * Exchanges a refresh token for a new one and a new access token. A token that was already exchanged is
+ * being replayed — by a thief or by the user after a thief — so the whole session ends (401 either way).
+ */
+export const refreshSession = async (token: string | null): Promise<SessionAnswer> => {
+  if (!token) throw sessionEnded();
+  const hash = refreshTokenHash(token);
+  const record = await getRefreshToken(hash);
+  if (!record || Date.parse(record.expiresAt) <= Date.now()) throw sessionEnded();
+  const revokeFamily = async () => {
+    await endSession(record.companyId, record.userId, record.sessionId);
+    logger.warn('refresh token reused: session revoked', { companyId: record.companyId, userId: record.userId });
+  };
+  if (record.usedAt) {
+    await revokeFamily();
+    throw sessionEnded();
+  }
+  const next = newRefreshToken();
+  const outcome = await rotateRefreshToken(hash, record, refreshTokenHash(next.token), next.expiresAt);
+  if (outcome === 'already-used') await revokeFamily();
+  if (outcome !== 'rotated') throw sessionEnded();
+  const { user, company } = await getUserAndCompany(record.companyId, record.userId);
+  if (!user || !company) throw sessionEnded();
+  return {
+    token: await accessToken(user, record.sessionId),
+    user: await authUser(user, company),
+    refreshToken: next.token,
+  };
+};
+
+/** Ends the session the refresh cookie belongs to (if it is still current) and forgets the token. */
+export const logout = async (token: string | null): Promise<void> => {
+  if (!token) return;
+  const hash = refreshTokenHash(token);
+  const record = await getRefreshToken(hash);
+  if (!record) return;
+  await endSession(record.companyId, record.userId, record.sessionId);
+  await deleteRefreshToken(hash);
+};
+
+export const me = async (auth: AuthContext): Promise<AuthUser> => {
+  const { user, company } = await getUserAndCompany(auth.companyId, auth.userId);
+  if (!user || !company) throw sessionEnded();
+  return authUser(user, company);
+};
