@@ -3,7 +3,9 @@ import { Navigate, Outlet, RouterProvider, type createBrowserRouter, type RouteO
 import { AppServicesProvider, type AppServices } from './app-services';
 import { NotificationsProvider } from './components/notifications';
 import { PageLoading } from './components/page-loading';
+import { PrivateRoute, PublicRoute } from './components/route-guards';
 import { RouteErrorPage } from './pages/errors/route-error-page';
+import { AFTER_LOGIN_PATH } from './paths';
 
 /** Frame of every page. The next issue puts the app shell (top bar, side menu) here. */
 function RootLayout() {
@@ -25,9 +27,33 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     ErrorBoundary: RouteErrorPage,
     children: [
-      // Seam: the next issue replaces this redirect with the dashboard, adds the public routes (/login,
-      // /signup, /forgetpsw) and guards the private ones (unauthenticated visitors go to /login).
-      { index: true, element: <Navigate to="/status" replace /> },
+      {
+        // Public pages: a logged-in visitor goes to / (core spec §2).
+        Component: PublicRoute,
+        children: [
+          {
+            path: 'login',
+            lazy: async () => ({ Component: (await import('./pages/auth/login/login-page')).LoginPage }),
+          },
+          {
+            path: 'signup',
+            lazy: async () => ({ Component: (await import('./pages/auth/signup/signup-page')).SignupPage }),
+          },
+          {
+            path: 'forgetpsw',
+            lazy: async () => ({
+              Component: (await import('./pages/auth/forgot-password/forgot-password-page')).ForgotPasswordPage,
+            }),
+          },
+        ],
+      },
+      {
+        // Private pages: an unauthenticated visitor goes to /login. Seam: the dashboard replaces this
+        // redirect at /, and later issues add their pages (/tickets, /financeiro, ...) as children here.
+        Component: PrivateRoute,
+        children: [{ index: true, element: <Navigate to={AFTER_LOGIN_PATH} replace /> }],
+      },
+      // Neither public nor private: what this deployment is and whether it reaches its server.
       {
         path: 'status',
         lazy: async () => ({ Component: (await import('./pages/status/status-page')).StatusPage }),
