@@ -63,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
     allowExpired: true,
   },
   { method: 'DELETE', path: '/auth/logout', area: 'auth', handler: 'logout', auth: 'public', allowExpired: true },
+  { method: 'POST', path: '/auth/signup', area: 'auth', handler: 'signup', auth: 'public' },
   { method: 'GET', path: '/auth/me', area: 'auth', handler: 'get-me', auth: 'user', allowExpired: true },
 
   { method: 'GET', path: '/users', area: 'users', handler: 'list-users', auth: 'admin' },

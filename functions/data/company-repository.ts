@@ -28,7 +28,7 @@ export interface Company {
 
 export const companyKeys = (id: number) => ({ pk: company(id), sk: 'COMPANY' });
 
-const indexKeys = (c: Pick<Company, 'id' | 'name'>) => ({
+export const companyIndexKeys = (c: Pick<Company, 'id' | 'name'>) => ({
   gsi1pk: 'COMPANIES',
   gsi1sk: pad(c.id),
   gsi2pk: 'COMPANIES',
@@ -44,7 +44,7 @@ export const createCompany = async (input: Omit<Company, 'id' | 'createdAt' | 'u
   const id = await nextId(null, 'company');
   const now = new Date().toISOString();
   const c: Company = { ...input, id, createdAt: now, updatedAt: now };
-  await createItem({ ...companyKeys(id), ...indexKeys(c), ...c });
+  await createItem({ ...companyKeys(id), ...companyIndexKeys(c), ...c });
   return c;
 };
 

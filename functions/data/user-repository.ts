@@ -86,7 +86,7 @@ export type NewUser = Pick<User, 'name' | 'email' | 'passwordHash' | 'profile'> 
  */
 export const userUsageKeys = (companyId: number) => ({ pk: `${company(companyId)}#USAGE`, sk: 'users' });
 
-const userIndexKeys = (companyId: number, id: number, name: string) => ({
+export const userIndexKeys = (companyId: number, id: number, name: string) => ({
   gsi1pk: `${company(companyId)}#USER`,
   gsi1sk: `${searchForm(name)}#${pad(id)}`,
 });

@@ -88,6 +88,20 @@ export const ACCESS: Record<string, AccessRow> = {
   'DELETE /auth/logout': { allow: everyone, request: async () => ({ path: '/auth/logout' }) },
   'GET /auth/me': { allow: signedIn, request: async () => ({ path: '/auth/me' }) },
 
+  'POST /auth/signup': {
+    allow: everyone,
+    request: async () => ({
+      path: '/auth/signup',
+      body: {
+        name: 'Matriz',
+        companyName: uniqueName('Empresa Matriz'),
+        email: uniqueEmail(),
+        password: 'Senha123',
+        phone: '11999990000',
+        planId: 2,
+      },
+    }),
+  },
   'GET /users': { allow: admins, request: async () => ({ path: '/users' }) },
   'GET /users/list': { allow: signedIn, request: async () => ({ path: '/users/list' }) },
   'GET /users/{id}': {

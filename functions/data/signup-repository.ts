@@ -1,0 +1,72 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors';
+import { db, tableName } from './client';
+import { companyIndexKeys, companyKeys, type Company } from './company-repository';
+import { nextId } from './counter-repository';
+import { mapDynamoErrors } from './errors';
+import { emailKeys, USER_DEFAULTS, userIndexKeys, userKeys, userUsageKeys, type User } from './user-repository';
+
+/**
+ * Sign-up writes a new company and its first admin in ONE transaction (company, e-mail guard, user and
+ * the company's user count), so a taken e-mail leaves no company behind.
+ */
+export const createCompanyWithAdmin = async (
+  companyInput: Omit<Company, 'id' | 'createdAt' | 'updatedAt'>,
+  adminInput: Pick<User, 'name' | 'email' | 'passwordHash'>,
+): Promise<{ company: Company; admin: User }> => {
+  const companyId = await nextId(null, 'company');
+  const userId = await nextId(companyId, 'user');
+  const now = new Date().toISOString();
+  const company: Company = { ...companyInput, id: companyId, createdAt: now, updatedAt: now };
+  const admin: User = {
+    ...USER_DEFAULTS,
+    queueIds: [],
+    ...adminInput,
+    email: adminInput.email.trim().toLowerCase(),
+    profile: 'admin',
+    id: userId,
+    companyId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...companyKeys(companyId), ...companyIndexKeys(company), ...company },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...emailKeys(admin.email), companyId, userId },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...userKeys(companyId, userId), ...userIndexKeys(companyId, userId, admin.name), ...admin },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: userUsageKeys(companyId),
+                UpdateExpression: 'ADD n :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      ),
+    () => new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
+  );
+  return { company, admin };
+};
