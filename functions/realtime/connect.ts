@@ -1,4 +1,5 @@
 import { verifyAccessToken } from '../core/access-token';
+import { resolveAuthContext } from '../core/auth/request-context';
 import { DomainError } from '../core/errors';
 import { errorFields, logger } from '../core/logger';
 import { putConnection } from '../data/ws-connection-repository';
@@ -6,14 +7,16 @@ import { wsStatus, type WsEvent, type WsResult } from './events';
 
 /**
  * $connect: the browser opens `wss://…/ws?token=<access token>` (browsers cannot set headers on a
- * WebSocket). A missing, forged or expired token rejects the upgrade with 401; a valid one registers
- * the connection with the caller's company, user and profile.
+ * WebSocket). No token rejects the upgrade with 401; a forged or expired token, or one of a session that
+ * ended (a login elsewhere, a logout, a deleted user), with 403 — the same rules as HTTP (D9, D18). An
+ * expired subscription may still connect: its payment events arrive on this socket. The stored profile and
+ * super flag come from the user record, not from the token.
  */
 export const handler = async (event: WsEvent): Promise<WsResult> => {
   const token = event.queryStringParameters?.token;
   if (!token) return wsStatus(401, { error: 'ERR_SESSION_EXPIRED' });
   try {
-    const auth = await verifyAccessToken(token);
+    const auth = await resolveAuthContext(await verifyAccessToken(token), { allowExpired: true });
     await putConnection({
       connectionId: event.requestContext.connectionId,
       companyId: auth.companyId,

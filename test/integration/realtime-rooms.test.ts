@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
-import { getUser } from '../../functions/data/user-repository';
+import { createUser, deleteUser, getUser } from '../../functions/data/user-repository';
 import { isOnline } from '../../functions/data/user-presence-repository';
+import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
 import { inRoom, onlyUser, publish } from '../../functions/realtime/publisher';
 import { freshCompany, type TestCompany } from '../helpers/fixtures';
-import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
+import { connectSocket, openSockets, upgradeRejectedWith, type TestSocket } from '../helpers/ws-client';
 
 const wsUrl = inject('wsUrl');
 let t: TestCompany;
@@ -102,16 +103,48 @@ describe('userStatus', () => {
     expect(isOnline(user.lastSeenAt, Date.now() + 7 * 60 * 1000)).toBe(false);
   });
 
-  it('a token for a user that does not exist gets an error, and no user is created', async () => {
-    const ghostToken = await signAccessToken({
+  it('a user deleted while connected gets an error, and no user is recreated', async () => {
+    const gone = await createUser(t.company.id, {
+      name: 'Temporária',
+      email: `temp-${Math.random().toString(36).slice(2, 8)}@test.local`,
+      passwordHash: 'x',
+      profile: 'user',
+    });
+    const socket = await connectSocket(
+      `${wsUrl}?token=${await signAccessToken({ companyId: t.company.id, userId: gone.id, profile: 'user', super: false })}`,
+    );
+    await deleteUser(t.company.id, gone.id);
+    socket.send({ action: 'userStatus' });
+    expect(await socket.next()).toEqual({ action: 'userStatus', error: 'ERR_NO_USER_FOUND' });
+    expect(await getUser(t.company.id, gone.id)).toBeNull();
+  });
+});
+
+describe('who may connect', () => {
+  it('a token for a user that does not exist, or of a session that ended, is refused with 403', async () => {
+    const ghost = await signAccessToken({ companyId: t.company.id, userId: 999_999, profile: 'user', super: false });
+    expect(await upgradeRejectedWith(`${wsUrl}?token=${ghost}`)).toBe(403);
+    const oldSession = await signAccessToken({
       companyId: t.company.id,
-      userId: 999_999,
+      userId: t.attendant.id,
       profile: 'user',
       super: false,
+      sessionId: 'a-session-that-ended',
     });
-    const ghost = await connectSocket(`${wsUrl}?token=${ghostToken}`);
-    ghost.send({ action: 'userStatus' });
-    expect(await ghost.next()).toEqual({ action: 'userStatus', error: 'ERR_NO_USER_FOUND' });
-    expect(await getUser(t.company.id, 999_999)).toBeNull();
+    expect(await upgradeRejectedWith(`${wsUrl}?token=${oldSession}`)).toBe(403);
+  });
+
+  it('the stored profile comes from the user record, not from what the token claims', async () => {
+    const claimsAdmin = await signAccessToken({
+      companyId: t.company.id,
+      userId: t.attendant.id,
+      profile: 'admin',
+      super: true,
+    });
+    const s = await connectSocket(`${wsUrl}?token=${claimsAdmin}`);
+    await expectNothingPending(s);
+    const mine = (await listCompanyConnections(t.company.id)).filter((c) => c.userId === t.attendant.id);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const c of mine) expect({ profile: c.profile, super: c.super }).toEqual({ profile: 'user', super: false });
   });
 });

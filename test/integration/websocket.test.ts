@@ -8,8 +8,8 @@ import {
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { signAccessToken } from '../../functions/core/access-token';
 import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
+import { freshCompany } from '../helpers/fixtures';
 import { selectMessageRoute } from '../../infra/local/websocket-api';
 import { connectSocket as connect, openSockets, upgradeRejectedWith as rejectedWith } from '../helpers/ws-client';
 
@@ -17,12 +17,14 @@ const wsUrl = inject('wsUrl');
 const env = inject('localCloudEnv');
 const management = new ApiGatewayManagementApiClient({ endpoint: env.WS_MANAGEMENT_ENDPOINT, region: env.AWS_REGION });
 
-// Connections are stored per company: a company id of this file's own keeps the assertions exact.
-const companyId = 700_000 + Math.floor(Math.random() * 99_999);
+// Connections are stored per company: a company of this file's own keeps the assertions exact.
+let companyId: number;
 let token: string;
 
 beforeAll(async () => {
-  token = await signAccessToken({ companyId, userId: 11, profile: 'user', super: false });
+  const t = await freshCompany();
+  companyId = t.company.id;
+  token = t.attendantToken;
 });
 afterAll(() => {
   for (const s of openSockets) s.terminate();
