@@ -17,15 +17,19 @@ export interface AuthContext {
   planFlags: Partial<Record<PlanFlag, boolean>>;
 }
 
-export type UserFlag =
-  | 'allTicket'
-  | 'allowGroup'
-  | 'allHistoric'
-  | 'allUserChat'
-  | 'userClosePendingTicket'
-  | 'showDashboard'
-  | 'allowRealTime'
-  | 'allowConnections';
+/** The spec's per-user permission fields (core §6). */
+export const USER_FLAGS = [
+  'allTicket',
+  'allowGroup',
+  'allHistoric',
+  'allUserChat',
+  'userClosePendingTicket',
+  'showDashboard',
+  'allowRealTime',
+  'allowConnections',
+] as const;
+
+export type UserFlag = (typeof USER_FLAGS)[number];
 
 /** The super company: its super users run the platform. */
 export const SUPER_COMPANY_ID = 1;

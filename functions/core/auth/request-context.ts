@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../routes';
-import { SUPER_COMPANY_ID, type AuthContext, type UserFlag } from '../auth-context';
+import { SUPER_COMPANY_ID, USER_FLAGS, type AuthContext, type UserFlag } from '../auth-context';
 import type { VerifiedAccessToken } from '../access-token';
 import { Forbidden } from '../errors';
 import { getPlan, type Plan } from '../../data/plan-repository';
@@ -20,17 +20,6 @@ export const isSubscriptionExpired = (company: Pick<Company, 'id' | 'dueDate'>, 
   company.id !== SUPER_COMPANY_ID && company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10);
 
 const on = (v: unknown): boolean => v === true || v === 'enabled' || v === 'enable';
-
-const USER_FLAGS: readonly UserFlag[] = [
-  'allTicket',
-  'allowGroup',
-  'allHistoric',
-  'allUserChat',
-  'userClosePendingTicket',
-  'showDashboard',
-  'allowRealTime',
-  'allowConnections',
-];
 
 /** The stored flags ('enabled' / 'enable' / true) as booleans. */
 export const userFlagsOf = (user: Partial<Record<UserFlag, unknown>>): AuthContext['userFlags'] =>

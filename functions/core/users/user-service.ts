@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth-context';
+import { USER_FLAGS, type AuthContext } from '../auth-context';
 import { BadRequest, Forbidden, NotFound } from '../errors';
 import { fetchPage, type PagingInput } from '../paging';
 import { hashPassword } from '../passwords';
@@ -30,14 +30,7 @@ export const ADMIN_ONLY_FIELDS = [
   'whatsappId',
   'startWork',
   'endWork',
-  'allTicket',
-  'allowGroup',
-  'allHistoric',
-  'allUserChat',
-  'userClosePendingTicket',
-  'showDashboard',
-  'allowRealTime',
-  'allowConnections',
+  ...USER_FLAGS,
 ] as const satisfies readonly (keyof User)[];
 
 export type UserView = Omit<User, 'passwordHash'> & { queues: { id: number; name: string; color: string }[] };
