@@ -1,10 +1,14 @@
 import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
+import Form from '@cloudscape-design/components/form';
 import Header from '@cloudscape-design/components/header';
+import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '@/components/language-select';
+import { useOnFollow } from '@/components/use-on-follow';
 import { PRODUCT_NAME } from '@/product';
 
 /** The frame of the public pages: product name, language picker, and the page's form in one narrow card. */
@@ -41,5 +45,55 @@ export function AuthLayout({
         </Container>
       </SpaceBetween>
     </div>
+  );
+}
+
+/** The links under a public page's card (to the other public pages), router-aware. */
+export function AuthLinks({ links }: { links: { href: string; text: string }[] }) {
+  const onFollow = useOnFollow();
+  return (
+    <SpaceBetween size="xs">
+      {links.map((link) => (
+        <Link key={link.href} href={link.href} onFollow={onFollow}>
+          {link.text}
+        </Link>
+      ))}
+    </SpaceBetween>
+  );
+}
+
+/**
+ * A public page's form: browser validation off (ours shows the spec's texts), Enter submits, one primary
+ * button that spins while the call runs.
+ */
+export function AuthForm({
+  submitLabel,
+  submitting,
+  onSubmit,
+  children,
+}: {
+  submitLabel: string;
+  submitting: boolean;
+  onSubmit: () => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <Form
+        actions={
+          <Button variant="primary" formAction="submit" loading={submitting}>
+            {submitLabel}
+          </Button>
+        }
+      >
+        {children}
+      </Form>
+    </form>
   );
 }

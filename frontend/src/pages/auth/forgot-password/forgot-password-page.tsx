@@ -1,8 +1,5 @@
-import Button from '@cloudscape-design/components/button';
-import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,9 +7,8 @@ import { useNavigate } from 'react-router-dom';
 import { ApiError } from '@/api/api-error';
 import { requestPasswordReset, resetPassword } from '@/api/auth';
 import { useNotifications } from '@/components/notifications';
-import { useOnFollow } from '@/components/use-on-follow';
 import { LOGIN_PATH, SIGNUP_PATH } from '@/paths';
-import { AuthLayout } from '../auth-layout';
+import { AuthForm, AuthLayout, AuthLinks } from '../auth-layout';
 import { PasswordField } from '../password-field';
 import { email, normalizeEmail, required, resetPasswordRule, validate, type Rule } from '../validation';
 
@@ -29,7 +25,6 @@ const REQUEST_RULES: Partial<Record<keyof Values, Rule>> = { email };
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const notify = useNotifications();
-  const onFollow = useOnFollow();
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>('request');
   const [values, setValues] = useState<Values>({ email: '', code: '', newPassword: '', confirmation: '' });
@@ -134,33 +129,21 @@ export function ForgotPasswordPage() {
       title={t('auth.forgot.title')}
       description={t(step === 'request' ? 'auth.forgot.requestDescription' : 'auth.forgot.resetDescription')}
       footer={
-        <SpaceBetween size="xs">
-          <Link href={LOGIN_PATH} onFollow={onFollow}>
-            {t('auth.forgot.toLogin')}
-          </Link>
-          <Link href={SIGNUP_PATH} onFollow={onFollow}>
-            {t('auth.forgot.toSignup')}
-          </Link>
-        </SpaceBetween>
+        <AuthLinks
+          links={[
+            { href: LOGIN_PATH, text: t('auth.forgot.toLogin') },
+            { href: SIGNUP_PATH, text: t('auth.forgot.toSignup') },
+          ]}
+        />
       }
     >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSubmit();
-        }}
+      <AuthForm
+        submitLabel={t(step === 'request' ? 'auth.forgot.sendCode' : 'auth.forgot.submit')}
+        submitting={submitting}
+        onSubmit={onSubmit}
       >
-        <Form
-          actions={
-            <Button variant="primary" formAction="submit" loading={submitting}>
-              {t(step === 'request' ? 'auth.forgot.sendCode' : 'auth.forgot.submit')}
-            </Button>
-          }
-        >
-          {fields}
-        </Form>
-      </form>
+        {fields}
+      </AuthForm>
     </AuthLayout>
   );
 }

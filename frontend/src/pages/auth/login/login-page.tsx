@@ -1,9 +1,7 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input, { type InputProps } from '@cloudscape-design/components/input';
-import Link from '@cloudscape-design/components/link';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useEffect, useRef, useState } from 'react';
@@ -11,9 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { login } from '@/api/auth';
 import { useNotifications } from '@/components/notifications';
-import { useOnFollow } from '@/components/use-on-follow';
 import { FORGOT_PASSWORD_PATH, landingPathFor, SIGNUP_PATH } from '@/paths';
-import { AuthLayout } from '../auth-layout';
+import { AuthForm, AuthLayout, AuthLinks } from '../auth-layout';
 import { PasswordField } from '../password-field';
 import { passwordScore, strengthOf } from '../password-strength';
 import { PasswordStrengthMeter } from '../password-strength-meter';
@@ -29,7 +26,6 @@ const RULES = { email, password: required };
 export function LoginPage() {
   const { t } = useTranslation();
   const notify = useNotifications();
-  const onFollow = useOnFollow();
   const navigate = useNavigate();
   const [values, setValues] = useState({ email: '', password: '' });
   const [submitted, setSubmitted] = useState(false);
@@ -72,53 +68,37 @@ export function LoginPage() {
       title={t('auth.login.title')}
       description={t('auth.login.description')}
       footer={
-        <SpaceBetween size="xs">
-          <Link href={SIGNUP_PATH} onFollow={onFollow}>
-            {t('auth.login.toSignup')}
-          </Link>
-          <Link href={FORGOT_PASSWORD_PATH} onFollow={onFollow}>
-            {t('auth.login.toForgot')}
-          </Link>
-        </SpaceBetween>
+        <AuthLinks
+          links={[
+            { href: SIGNUP_PATH, text: t('auth.login.toSignup') },
+            { href: FORGOT_PASSWORD_PATH, text: t('auth.login.toForgot') },
+          ]}
+        />
       }
     >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          onSubmit();
-        }}
-      >
-        <Form
-          actions={
-            <Button variant="primary" formAction="submit" loading={submitting}>
-              {t('auth.login.submit')}
-            </Button>
-          }
-        >
-          <SpaceBetween size="m">
-            <FormField label={t('auth.email')} errorText={errors.email && t(errors.email)}>
-              <Input
-                type="email"
-                inputMode="email"
-                autoComplete="username"
-                autoFocus
-                value={values.email}
-                onChange={({ detail }) => set('email')(detail.value)}
-              />
-            </FormField>
-            <PasswordField
-              label={t('auth.password')}
-              autoComplete="current-password"
-              inputRef={passwordRef}
-              value={values.password}
-              onChange={set('password')}
-              errorText={errors.password && t(errors.password)}
-              constraintText={values.password ? <PasswordStrengthMeter password={values.password} /> : undefined}
+      <AuthForm submitLabel={t('auth.login.submit')} submitting={submitting} onSubmit={onSubmit}>
+        <SpaceBetween size="m">
+          <FormField label={t('auth.email')} errorText={errors.email && t(errors.email)}>
+            <Input
+              type="email"
+              inputMode="email"
+              autoComplete="username"
+              autoFocus
+              value={values.email}
+              onChange={({ detail }) => set('email')(detail.value)}
             />
-          </SpaceBetween>
-        </Form>
-      </form>
+          </FormField>
+          <PasswordField
+            label={t('auth.password')}
+            autoComplete="current-password"
+            inputRef={passwordRef}
+            value={values.password}
+            onChange={set('password')}
+            errorText={errors.password && t(errors.password)}
+            constraintText={values.password ? <PasswordStrengthMeter password={values.password} /> : undefined}
+          />
+        </SpaceBetween>
+      </AuthForm>
       <Modal
         visible={askWeak}
         header={t('auth.login.weakTitle')}

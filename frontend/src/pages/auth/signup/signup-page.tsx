@@ -1,8 +1,5 @@
-import Button from '@cloudscape-design/components/button';
-import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
-import Link from '@cloudscape-design/components/link';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
@@ -11,10 +8,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { listPublicPlans, signup, type PublicPlan } from '@/api/auth';
 import { useNotifications } from '@/components/notifications';
 import { useErrorText } from '@/components/use-error-text';
-import { useOnFollow } from '@/components/use-on-follow';
 import { useRequest } from '@/components/use-request';
 import { LOGIN_PATH } from '@/paths';
-import { AuthLayout } from '../auth-layout';
+import { AuthForm, AuthLayout, AuthLinks } from '../auth-layout';
 import { PasswordField } from '../password-field';
 import { email, length, normalizeEmail, required, validate } from '../validation';
 
@@ -45,7 +41,6 @@ export function SignupPage() {
   const { t, i18n } = useTranslation();
   const notify = useNotifications();
   const textOf = useErrorText();
-  const onFollow = useOnFollow();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const plans = useRequest((signal) => listPublicPlans({ signal }), []);
@@ -100,83 +95,65 @@ export function SignupPage() {
     <AuthLayout
       title={t('auth.signup.title')}
       description={t('auth.signup.description')}
-      footer={
-        <Link href={LOGIN_PATH} onFollow={onFollow}>
-          {t('auth.signup.toLogin')}
-        </Link>
-      }
+      footer={<AuthLinks links={[{ href: LOGIN_PATH, text: t('auth.signup.toLogin') }]} />}
     >
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void onSubmit();
-        }}
-      >
-        <Form
-          actions={
-            <Button variant="primary" formAction="submit" loading={submitting}>
-              {t('auth.signup.submit')}
-            </Button>
-          }
-        >
-          <SpaceBetween size="m">
-            <FormField label={t('auth.signup.name')} errorText={message('name')}>
-              <Input autoComplete="name" value={values.name} onChange={({ detail }) => set('name')(detail.value)} />
-            </FormField>
-            <FormField label={t('auth.signup.companyName')} errorText={message('companyName')}>
-              <Input
-                autoComplete="organization"
-                value={values.companyName}
-                onChange={({ detail }) => set('companyName')(detail.value)}
-              />
-            </FormField>
-            <FormField label={t('auth.email')} errorText={message('email')}>
-              <Input
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                value={values.email}
-                onChange={({ detail }) => set('email')(detail.value)}
-              />
-            </FormField>
-            <PasswordField
-              label={t('auth.password')}
-              autoComplete="new-password"
-              value={values.password}
-              onChange={set('password')}
-              errorText={message('password')}
+      <AuthForm submitLabel={t('auth.signup.submit')} submitting={submitting} onSubmit={onSubmit}>
+        <SpaceBetween size="m">
+          <FormField label={t('auth.signup.name')} errorText={message('name')}>
+            <Input autoComplete="name" value={values.name} onChange={({ detail }) => set('name')(detail.value)} />
+          </FormField>
+          <FormField label={t('auth.signup.companyName')} errorText={message('companyName')}>
+            <Input
+              autoComplete="organization"
+              value={values.companyName}
+              onChange={({ detail }) => set('companyName')(detail.value)}
             />
-            <FormField
-              label={t('auth.signup.phone')}
-              constraintText={t('auth.signup.phoneHint')}
-              errorText={message('phone')}
-            >
-              <Input
-                inputMode="tel"
-                autoComplete="tel"
-                value={values.phone}
-                onChange={({ detail }) => set('phone')(detail.value)}
-              />
-            </FormField>
-            <FormField label={t('auth.signup.plan')} errorText={message('planId')}>
-              <Select
-                selectedOption={options.find((o) => o.value === values.planId) ?? null}
-                options={options}
-                placeholder={t('auth.signup.planPlaceholder')}
-                statusType={plans.status === 'ready' ? 'finished' : plans.status}
-                loadingText={t('auth.signup.plansLoading')}
-                errorText={plans.status === 'error' ? textOf(plans.error) : undefined}
-                recoveryText={t('common.retry')}
-                onLoadItems={() => {
-                  if (plans.status === 'error') plans.reload();
-                }}
-                onChange={({ detail }) => set('planId')(detail.selectedOption.value ?? '')}
-              />
-            </FormField>
-          </SpaceBetween>
-        </Form>
-      </form>
+          </FormField>
+          <FormField label={t('auth.email')} errorText={message('email')}>
+            <Input
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              value={values.email}
+              onChange={({ detail }) => set('email')(detail.value)}
+            />
+          </FormField>
+          <PasswordField
+            label={t('auth.password')}
+            autoComplete="new-password"
+            value={values.password}
+            onChange={set('password')}
+            errorText={message('password')}
+          />
+          <FormField
+            label={t('auth.signup.phone')}
+            constraintText={t('auth.signup.phoneHint')}
+            errorText={message('phone')}
+          >
+            <Input
+              inputMode="tel"
+              autoComplete="tel"
+              value={values.phone}
+              onChange={({ detail }) => set('phone')(detail.value)}
+            />
+          </FormField>
+          <FormField label={t('auth.signup.plan')} errorText={message('planId')}>
+            <Select
+              selectedOption={options.find((o) => o.value === values.planId) ?? null}
+              options={options}
+              placeholder={t('auth.signup.planPlaceholder')}
+              statusType={plans.status === 'ready' ? 'finished' : plans.status}
+              loadingText={t('auth.signup.plansLoading')}
+              errorText={plans.status === 'error' ? textOf(plans.error) : undefined}
+              recoveryText={t('common.retry')}
+              onLoadItems={() => {
+                if (plans.status === 'error') plans.reload();
+              }}
+              onChange={({ detail }) => set('planId')(detail.selectedOption.value ?? '')}
+            />
+          </FormField>
+        </SpaceBetween>
+      </AuthForm>
     </AuthLayout>
   );
 }
