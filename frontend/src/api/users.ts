@@ -1,0 +1,113 @@
+import type { AuthUser } from './auth';
+import { api } from './transport';
+
+/**
+ * A user as the users API answers it (functions/core/users/user-service.ts `UserView`): the fields of core
+ * spec §3 User with the queues by name and colour; never the password.
+ */
+export type User = Omit<AuthUser, 'company' | 'companieSettings'> & {
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** The fields a create or an update may send (functions/http/users/index.ts). */
+export type UserInput = Partial<
+  Pick<
+    User,
+    | 'name'
+    | 'email'
+    | 'profile'
+    | 'startWork'
+    | 'endWork'
+    | 'farewellMessage'
+    | 'allTicket'
+    | 'allowGroup'
+    | 'allHistoric'
+    | 'allUserChat'
+    | 'userClosePendingTicket'
+    | 'showDashboard'
+    | 'allowRealTime'
+    | 'allowConnections'
+    | 'defaultTheme'
+    | 'defaultMenu'
+    | 'whatsappId'
+    | 'queueIds'
+  >
+> & { password?: string };
+
+/** A create needs these (the server fills the rest with the spec's defaults). */
+export type NewUserInput = UserInput & Pick<User, 'name' | 'email'> & { password: string };
+
+export interface UserPage {
+  users: User[];
+  hasMore: boolean;
+  /** Opaque cursor of the next page (docs/decisions.md D4): passing it makes the next page one Query. */
+  nextCursor?: string;
+}
+
+export interface ListUsersQuery {
+  /** Word-prefix name search, accent- and case-insensitive (D5). */
+  searchParam?: string;
+  /** From 1, as the spec's list sends it. */
+  pageNumber?: number;
+  /** The previous answer's `nextCursor`; the server then skips no pages for `pageNumber`. */
+  cursor?: string;
+}
+
+/** Image types the avatar upload accepts (the server refuses others with a 400). */
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const userPath = (id: number) => `/users/${encodeURIComponent(String(id))}`;
+
+/** GET /users {searchParam, pageNumber, cursor}: one page of the company's users by name (admins only). */
+export const listUsers = (query: ListUsersQuery = {}, options: CallOptions = {}): Promise<UserPage> =>
+  api().get<UserPage>('/users', {
+    ...options,
+    query: { searchParam: query.searchParam || undefined, pageNumber: query.pageNumber, cursor: query.cursor },
+  });
+
+/** GET /users/list: id and name of every user of the company (any signed-in user). */
+export const listUserNames = (options: CallOptions = {}): Promise<{ id: number; name: string }[]> =>
+  api().get<{ id: number; name: string }[]>('/users/list', options);
+
+/** GET /users/{id}: admins read anyone of their company, a plain user only themself. */
+export const getUser = (id: number, options: CallOptions = {}): Promise<User> => api().get<User>(userPath(id), options);
+
+/** POST /users (admins): answers the created user. */
+export const createUser = (input: NewUserInput): Promise<User> => api().post<User>('/users', input);
+
+/** PUT /users/{id}: only the fields sent change; a plain user may not send the admin-only ones (spec §6). */
+export const updateUser = (id: number, input: UserInput): Promise<User> => api().put<User>(userPath(id), input);
+
+/** DELETE /users/{id} (admins; never oneself). */
+export const deleteUser = async (id: number): Promise<void> => {
+  await api().delete<unknown>(userPath(id));
+};
+
+/**
+ * POST /users/{id}/media-upload as multipart/form-data with the spec's fields `userId`, `typeArch` = 'user'
+ * and `profileImage` (the file); answers the updated user, `profileImage` included. The transport hands the
+ * FormData to the adapter untouched and Amplify sends it with the browser's multipart boundary.
+ */
+export const uploadAvatar = (id: number, file: File): Promise<User> => {
+  const form = new FormData();
+  form.append('userId', String(id));
+  form.append('typeArch', 'user');
+  form.append('profileImage', file, file.name);
+  return api().post<User>(`${userPath(id)}/media-upload`, form);
+};
+
+/**
+ * The address of a stored avatar: the server answers the `/media/...` path (docs/data-model.md §1.8), or a
+ * full URL; a bare key is taken as relative to the runtime config's media base.
+ */
+export const avatarUrl = (profileImage: string | null | undefined, mediaBase: string): string | undefined => {
+  if (!profileImage) return undefined;
+  if (/^(https?:|blob:|data:|\/)/.test(profileImage)) return profileImage;
+  return `${mediaBase}/${profileImage.split('/').map(encodeURIComponent).join('/')}`;
+};
