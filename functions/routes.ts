@@ -72,6 +72,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/users', area: 'users', handler: 'create-user', auth: 'admin' },
   { method: 'PUT', path: '/users/{id}', area: 'users', handler: 'update-user', auth: 'user' },
   { method: 'DELETE', path: '/users/{id}', area: 'users', handler: 'delete-user', auth: 'admin' },
+  { method: 'POST', path: '/users/{id}/media-upload', area: 'users', handler: 'upload-user-avatar', auth: 'user' },
 
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },

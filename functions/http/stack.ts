@@ -52,11 +52,28 @@ export const respond = (status: number, body?: unknown, extra: Pick<Reply, 'head
   ...extra,
 });
 
+/** A file part of a multipart/form-data body, as the route's body schema receives it. */
+export interface UploadedFile {
+  readonly kind: 'file';
+  filename: string;
+  /** What the browser claimed; services check the bytes, not this. */
+  contentType: string;
+  bytes: Buffer;
+}
+
+export const isUploadedFile = (value: unknown): value is UploadedFile =>
+  typeof value === 'object' && value !== null && (value as UploadedFile).kind === 'file';
+
 export interface RouteHandler<P = unknown, Q = unknown, B = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
   maxBodyBytes?: number;
+  /**
+   * `multipart`: the body is multipart/form-data (uploads, as the spec's calls send them); the body schema
+   * gets an object of its fields, text parts as strings and file parts as `UploadedFile`. Default `json`.
+   */
+  bodyType?: 'json' | 'multipart';
   handle: (input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
 
@@ -80,16 +97,46 @@ const parsePart = <T>(where: 'params' | 'query' | 'body', schema: ZodType<T> | u
   return result.data;
 };
 
-const readBody = (event: HttpEvent, limit: number): unknown => {
+const unsupportedMediaType = (expected: string) =>
+  new BadRequest('ERR_UNSUPPORTED_MEDIA_TYPE', `Content-Type must be ${expected}`, [
+    { field: 'headers.content-type', reason: `expected ${expected}` },
+  ]);
+
+/** Parses multipart/form-data with the runtime's own parser (undici's, in Node 20 and 22). */
+const readMultipart = async (raw: Buffer, contentType: string): Promise<Record<string, string | UploadedFile>> => {
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new BadRequest('ERR_MALFORMED_BODY', 'Malformed multipart body', [
+      { field: 'body', reason: 'not valid multipart/form-data' },
+    ]);
+  }
+  const fields: Record<string, string | UploadedFile> = {};
+  for (const [name, value] of form) {
+    fields[name] =
+      typeof value === 'string'
+        ? value
+        : {
+            kind: 'file',
+            filename: value.name,
+            contentType: value.type,
+            bytes: Buffer.from(await value.arrayBuffer()),
+          };
+  }
+  return fields;
+};
+
+const readBody = async (event: HttpEvent, limit: number, bodyType: 'json' | 'multipart'): Promise<unknown> => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (raw.byteLength > limit) throw new PayloadTooLarge(limit);
-  const contentType = (event.headers?.['content-type'] ?? 'application/json').toLowerCase();
-  if (!contentType.includes('json')) {
-    throw new BadRequest('ERR_UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', [
-      { field: 'headers.content-type', reason: 'expected application/json' },
-    ]);
+  const contentType = event.headers?.['content-type'] ?? (bodyType === 'json' ? 'application/json' : '');
+  if (bodyType === 'multipart') {
+    if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw unsupportedMediaType('multipart/form-data');
+    return readMultipart(raw, contentType);
   }
+  if (!contentType.toLowerCase().includes('json')) throw unsupportedMediaType('application/json');
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
@@ -123,7 +170,7 @@ const toResult = (value: unknown): HttpResult => {
 
 const invokeRoute = async (route: RouteDef, def: RouteHandler, event: HttpEvent): Promise<HttpResult> => {
   const claims = await verifiedToken(event, route);
-  const body = readBody(event, def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const body = await readBody(event, def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, def.bodyType ?? 'json');
   const params = parsePart('params', def.params, event.pathParameters ?? {});
   const query = parsePart('query', def.query, event.queryStringParameters ?? {});
   const parsedBody = parsePart('body', def.body, body);

@@ -98,9 +98,12 @@ export const api = (token?: string, options: { cookie?: string } = {}) => {
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(options.cookie ? { cookie: options.cookie } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        // A FormData body is sent as multipart/form-data with fetch's own boundary.
+        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
       },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === 'string' || body instanceof FormData ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
     let parsed: unknown = text;
@@ -117,4 +120,19 @@ export const api = (token?: string, options: { cookie?: string } = {}) => {
     put: (path: string, body?: unknown) => request('PUT', path, body),
     delete: (path: string) => request('DELETE', path),
   };
+};
+
+/** The smallest valid PNG (1x1, transparent): an avatar the upload accepts. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** The spec's avatar form (core §7): {userId, typeArch: 'user', profileImage}. */
+export const avatarForm = (userId: number, file: Buffer = TINY_PNG, filename = 'avatar.png', type = 'image/png') => {
+  const form = new FormData();
+  form.append('userId', String(userId));
+  form.append('typeArch', 'user');
+  form.append('profileImage', new Blob([file], { type }), filename);
+  return form;
 };

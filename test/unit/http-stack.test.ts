@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
 import { handler as systemHandler } from '../../functions/http/system';
 import { handler as tagsHandler } from '../../functions/http/tags';
+import { handler as usersHandler } from '../../functions/http/users';
 import { httpEvent, lambdaContext } from '../helpers/http-event';
 
 const call = async (h: typeof systemHandler, ...args: Parameters<typeof httpEvent>) => {
@@ -106,6 +107,18 @@ describe('the HTTP handler stack', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('answers a multipart body that does not parse with 400 ERR_MALFORMED_BODY, before touching storage', async () => {
+    const res = await call(usersHandler, 'POST', '/users/3/media-upload', {
+      body: 'not a multipart body',
+      headers: {
+        authorization: `Bearer ${await userToken()}`,
+        'content-type': 'multipart/form-data; boundary=abc',
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'ERR_MALFORMED_BODY', fields: [{ field: 'body' }] });
   });
 
   it('never leaks a stack trace: an unexpected failure is a bare 500', async () => {

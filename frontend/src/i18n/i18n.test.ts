@@ -42,6 +42,8 @@ const ERROR_CODES = [
   'ERR_TOO_MANY_REQUESTS',
   'ERR_INTERNAL',
   'ERR_INVALID_TOKEN',
+  'ERR_INVALID_IMAGE',
+  'ERR_MALFORMED_BODY',
 ];
 
 type Tree = { [key: string]: string | Tree };

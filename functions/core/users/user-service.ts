@@ -1,10 +1,14 @@
 import { USER_FLAGS, type AuthContext } from '../auth-context';
+import { randomUUID } from 'node:crypto';
 import { BadRequest, Forbidden, NotFound } from '../errors';
+import { errorFields, logger } from '../logger';
+import { detectImageType } from '../media/images';
 import { fetchPage, type PagingInput } from '../paging';
 import { hashPassword } from '../passwords';
 import { getCompany } from '../../data/company-repository';
 import { getPlan } from '../../data/plan-repository';
 import { listQueues } from '../../data/queue-repository';
+import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
 import { isOnline } from '../../data/user-presence-repository';
 import {
   createUser,
@@ -52,6 +56,8 @@ const viewsOf = async (companyId: number, users: User[]): Promise<UserView[]> =>
     };
     return {
       ...u,
+      // Stored as the media key; callers get the URL browsers load it from.
+      profileImage: u.profileImage ? mediaUrl(u.profileImage) : null,
       online: isOnline(lastSeenAt),
       queues: (u.queueIds ?? []).flatMap((id) => queues.get(id) ?? []),
     };
@@ -135,11 +141,62 @@ export const updateCompanyUser = async (auth: AuthContext, id: number, input: Us
 };
 
 export const deleteCompanyUser = async (auth: AuthContext, id: number): Promise<void> => {
-  await findInCompany(auth, id);
   if (id === auth.userId) {
     throw new BadRequest('ERR_CANNOT_DELETE_SELF', 'You cannot delete your own user', [
       { field: 'params.id', reason: 'is you' },
     ]);
   }
+  const user = await findInCompany(auth, id);
   await deleteUser(auth.companyId, id);
+  if (user.profileImage) {
+    await deleteMediaObject(user.profileImage).catch((err: unknown) =>
+      logger.warn('avatar of a deleted user not removed', {
+        companyId: auth.companyId,
+        userId: id,
+        ...errorFields(err),
+      }),
+    );
+  }
+};
+
+/** Largest avatar accepted (the route's body limit leaves room for the multipart envelope). */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+const invalidImage = (reason: string) =>
+  new BadRequest('ERR_INVALID_IMAGE', 'The avatar must be a PNG, JPEG, GIF or WebP image up to 2 MB', [
+    { field: 'body.profileImage', reason },
+  ]);
+
+/**
+ * Stores a new avatar (core spec §7 `POST /users/{id}/media-upload`): admins for anyone in their company, a
+ * plain user for themself. The object gets a new random key each time (immutable caching, unguessable
+ * URL); the user item then points at it, and the previous object is removed.
+ */
+export const uploadUserAvatar = async (
+  auth: AuthContext,
+  id: number,
+  file: { bytes: Buffer; filename: string },
+): Promise<UserView> => {
+  const current = await findInCompany(auth, id);
+  if (!isAdmin(auth) && current.id !== auth.userId) throw new Forbidden();
+  if (file.bytes.byteLength === 0) throw invalidImage('is empty');
+  if (file.bytes.byteLength > AVATAR_MAX_BYTES) throw invalidImage('is larger than 2 MB');
+  const type = detectImageType(file.bytes);
+  if (!type) throw invalidImage('is not a PNG, JPEG, GIF or WebP image');
+
+  const key = `c/${auth.companyId}/users/${id}/${randomUUID()}.${type.extension}`;
+  await putMediaObject(key, file.bytes, type.contentType);
+  let updated: User;
+  try {
+    updated = await updateUser(auth.companyId, id, { profileImage: key });
+  } catch (err) {
+    await deleteMediaObject(key).catch(() => undefined); // nothing points at it: leave no orphan
+    throw err;
+  }
+  if (current.profileImage && current.profileImage !== key) {
+    await deleteMediaObject(current.profileImage).catch((err: unknown) =>
+      logger.warn('old avatar not deleted', { companyId: auth.companyId, userId: id, ...errorFields(err) }),
+    );
+  }
+  return viewOf(updated);
 };

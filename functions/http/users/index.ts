@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { BadRequest } from '../../core/errors';
 import { pagingQuery } from '../../core/paging';
 import {
   createCompanyUser,
@@ -7,8 +8,16 @@ import {
   listCompanyUsers,
   showUser,
   updateCompanyUser,
+  uploadUserAvatar,
 } from '../../core/users/user-service';
-import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
+import {
+  createAreaHandler,
+  defineRoute,
+  isUploadedFile,
+  respond,
+  type AreaHandlers,
+  type UploadedFile,
+} from '../stack';
 
 /** The spec's user form rules (core §5): messages as the product shows them. */
 const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
@@ -41,6 +50,9 @@ const userFields = {
 };
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+/** A file part of a multipart body; any other value (a text part, nothing) is the reason named. */
+const filePart = z.custom<UploadedFile>(isUploadedFile, { error: 'Required: an image file' });
 
 export const handlers: AreaHandlers = {
   'list-users': defineRoute({
@@ -79,6 +91,28 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params }) => {
       await deleteCompanyUser(auth!, params.id);
       return respond(200, { message: 'User deleted' });
+    },
+  }),
+  // The spec's multipart form {userId, typeArch: 'user', profileImage}; answers the user (profileImage URL).
+  'upload-user-avatar': defineRoute({
+    params: idParam,
+    bodyType: 'multipart',
+    maxBodyBytes: 3 * 1024 * 1024,
+    body: z.object(
+      {
+        userId: z.coerce.number().int().positive().optional(),
+        typeArch: z.literal('user', { error: "must be 'user'" }).optional(),
+        profileImage: filePart,
+      },
+      { error: 'Required: a multipart form with profileImage' },
+    ),
+    handle: async ({ auth, params, body }) => {
+      if (body.userId !== undefined && body.userId !== params.id) {
+        throw new BadRequest('ERR_VALIDATION', 'userId does not match the path', [
+          { field: 'body.userId', reason: `must be ${params.id}` },
+        ]);
+      }
+      return uploadUserAvatar(auth!, params.id, body.profileImage);
     },
   }),
 };

@@ -3,7 +3,7 @@ import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
 import { createUser } from '../../../functions/data/user-repository';
 import { login } from '../../../functions/core/auth/auth-service';
-import { freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
+import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -128,6 +128,18 @@ export const ACCESS: Record<string, AccessRow> = {
     request: async (caller) => ({ path: `/users/${(await someUser(caller.companyId)).id}` }),
     foreign: async (owner) => ({ path: `/users/${(await someUser(owner.company.id)).id}` }),
     missing: () => ({ path: '/users/999999999' }),
+  },
+  'POST /users/{id}/media-upload': {
+    allow: signedIn, // admins for anyone in their company, a plain user for themself (the service checks)
+    request: async (caller) => {
+      const id = caller.userId || 1;
+      return { path: `/users/${id}/media-upload`, body: avatarForm(id) };
+    },
+    foreign: async (owner) => {
+      const id = (await someUser(owner.company.id)).id;
+      return { path: `/users/${id}/media-upload`, body: avatarForm(id) };
+    },
+    missing: () => ({ path: '/users/999999999/media-upload', body: avatarForm(999_999_999) }),
   },
 
   'GET /tags': { allow: signedIn, request: async () => ({ path: '/tags' }) },

@@ -1,0 +1,58 @@
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config';
+
+/**
+ * The media bucket (message media, avatars, logos). Keys always start with the company
+ * (`c/<companyId>/...`, docs/data-model.md §1.8), like the table's partition keys, and browsers read objects under MEDIA_BASE_URL
+ * (`/media/<key>`, CloudFront or the local gateway). Created once per process; path-style locally, where
+ * S3_ENDPOINT is the gateway's `/_s3` door to the emulator.
+ */
+let client: S3Client | undefined;
+
+const s3 = (): S3Client => {
+  if (!client) {
+    const c = config();
+    client = new S3Client({
+      region: c.AWS_REGION,
+      ...(c.S3_ENDPOINT
+        ? {
+            endpoint: c.S3_ENDPOINT,
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
+        : {}),
+    });
+  }
+  return client;
+};
+
+const bucket = (): string => {
+  const name = config().MEDIA_BUCKET;
+  if (!name) throw new Error('MEDIA_BUCKET is not configured');
+  return name;
+};
+
+export const putMediaObject = async (key: string, bytes: Buffer, contentType: string): Promise<void> => {
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      Body: bytes,
+      ContentType: contentType,
+      // Keys are never reused (a new upload gets a new key), so browsers may cache them for good.
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+  );
+};
+
+export const deleteMediaObject = async (key: string): Promise<void> => {
+  await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+};
+
+/** The URL browsers use for a stored key. */
+export const mediaUrl = (key: string): string => `${config().MEDIA_BASE_URL.replace(/\/$/, '')}/${key}`;
+
+/** Fault-injection tests swap the client. */
+export const setMediaClientForTests = (replacement: S3Client | undefined): void => {
+  client = replacement;
+};
