@@ -11,6 +11,7 @@ import { initI18n } from './i18n';
 import { ConfigErrorPage } from './pages/errors/config-error-page';
 import { RealtimeSocket } from './realtime/socket';
 import { registerServiceWorker } from './service-worker-registration';
+import { createSessionUserStore } from './session-user';
 import { applyStoredTheme } from './theme';
 
 /**
@@ -40,16 +41,23 @@ const bootstrap = async () => {
   }
   await i18nReady;
 
-  configureApi(createTransport({ adapter: createAmplifyAdapter(config.apiBase) }));
+  const transport = createTransport({ adapter: createAmplifyAdapter(config.apiBase) });
+  configureApi(transport);
+  const sessionUser = createSessionUserStore();
 
-  const socket = new RealtimeSocket({ url: config.wsUrl, getToken: () => session.getToken() });
+  const socket = new RealtimeSocket({
+    url: config.wsUrl,
+    getToken: () => session.getToken(),
+    // An expired or refused token is renewed before reconnecting, through the transport's one refresh.
+    refreshToken: () => transport.refreshSession(),
+  });
   session.onChange(() => socket.start());
   session.onExpired(() => socket.stop());
   socket.start();
 
   root.render(
     <StrictMode>
-      <App services={{ config, socket }} router={createBrowserRouter(routes)} />
+      <App services={{ config, socket, sessionUser }} router={createBrowserRouter(routes)} />
     </StrictMode>,
   );
 };

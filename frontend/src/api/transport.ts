@@ -44,6 +44,11 @@ export interface Transport {
   put<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>;
   patch<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>;
   delete<T>(path: string, options?: RequestOptions): Promise<T>;
+  /**
+   * Renews the access token now (the refresh cookie), sharing a refresh already under way; true when a new
+   * token was stored. The socket calls it before reconnecting with an expired or refused token.
+   */
+  refreshSession(): Promise<boolean>;
 }
 
 export const REFRESH_PATH = '/auth/refresh_token';
@@ -123,6 +128,10 @@ export const createTransport = ({ adapter, session = browserSession }: { adapter
     put: (path, body, options) => request('PUT', path, { ...options, body }),
     patch: (path, body, options) => request('PATCH', path, { ...options, body }),
     delete: (path, options) => request('DELETE', path, options),
+    refreshSession: async () => {
+      const answer = await refreshOnce();
+      return answer !== undefined && isSuccess(answer.status) && isSessionAnswer(answer.body);
+    },
   };
   return transport;
 };

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { session } from '@/api/session';
+import { createTransport } from '@/api/transport';
+import { deferred, fakeApi, json, sequence } from '@/testing/fake-api';
 import { fakeWebSocketServer } from '@/testing/fake-web-socket';
-import { RealtimeSocket, type SocketEvent } from './socket';
+import { RealtimeSocket, tokenExpiresAt, type SocketEvent } from './socket';
 
 const URL_BASE = 'wss://desk.example.com/ws';
 
@@ -209,5 +212,188 @@ describe('RealtimeSocket', () => {
     vi.advanceTimersByTime(5 * 60 * 1000);
     // one ping per interval on the new connection: the old connection's timer is gone
     expect(server.latest().sent).toEqual([{ action: 'ping' }]);
+  });
+});
+
+/** A JWT-shaped token whose payload carries `exp` (seconds); the signature is never checked here. */
+const jwt = (expSeconds: number, id = 'a') => {
+  const payload = btoa(JSON.stringify({ sub: '5', exp: expSeconds, id }))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return `eyJhbGciOiJIUzI1NiJ9.${payload}.sig`;
+};
+
+describe('RealtimeSocket token refresh before (re)connecting', () => {
+  const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
+  const valid = (id: string) => jwt(NOW / 1000 + 15 * 60, id);
+  const expired = (id: string) => jwt(NOW / 1000 - 60, id);
+
+  beforeEach(() => {
+    vi.useFakeTimers({ now: NOW });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A socket whose refresh the test answers: `finish(token)` stores a token (or null: the session ended). */
+  const setupWithRefresh = (initialToken: string | null) => {
+    let token = initialToken;
+    const server = fakeWebSocketServer();
+    const pending: ((value: string | null) => void)[] = [];
+    const refreshToken = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          pending.push((value) => {
+            token = value;
+            resolve();
+          });
+        }),
+    );
+    const socket = new RealtimeSocket({
+      url: URL_BASE,
+      getToken: () => token,
+      WebSocketImpl: server.WebSocket,
+      refreshToken,
+    });
+    const finish = async (value: string | null) => {
+      const next = pending.shift();
+      if (!next) throw new Error('no refresh pending');
+      next(value);
+      await vi.advanceTimersByTimeAsync(0);
+    };
+    return { server, socket, refreshToken, finish, setToken: (value: string) => (token = value) };
+  };
+
+  it('reads the expiry from a JWT and ignores tokens that are not JWTs', () => {
+    expect(tokenExpiresAt(jwt(1_800_000_000))).toBe(1_800_000_000_000);
+    expect(tokenExpiresAt('token-1')).toBeUndefined();
+    expect(tokenExpiresAt('a.%%%.c')).toBeUndefined();
+  });
+
+  it('refreshes an expired token first and connects with the new one', async () => {
+    const { server, socket, refreshToken, finish } = setupWithRefresh(expired('old'));
+    socket.start();
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    expect(server.connections).toHaveLength(0);
+    expect(socket.state).toBe('connecting');
+
+    socket.start(); // a session change meanwhile does not start a second attempt
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+
+    await finish(valid('new'));
+    expect(server.connections).toHaveLength(1);
+    expect(server.latest().url).toBe(`${URL_BASE}?token=${valid('new')}`);
+  });
+
+  it('connects at once with a token that is still valid', () => {
+    const { server, socket, refreshToken } = setupWithRefresh(valid('ok'));
+    socket.start();
+    expect(refreshToken).not.toHaveBeenCalled();
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('refreshes before reconnecting when the token expired while the connection was up', async () => {
+    const { server, socket, refreshToken, finish } = setupWithRefresh(jwt(NOW / 1000 + 30, 'short'));
+    socket.start();
+    server.latest().accept();
+
+    vi.advanceTimersByTime(60_000);
+    server.latest().drop();
+    vi.advanceTimersByTime(1000);
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    expect(server.connections).toHaveLength(1);
+
+    await finish(jwt(NOW / 1000 + 3600, 'renewed'));
+    expect(server.connections).toHaveLength(2);
+    expect(server.latest().url).toContain(jwt(NOW / 1000 + 3600, 'renewed'));
+    server.latest().accept();
+    expect(socket.state).toBe('open');
+  });
+
+  it('refreshes once after the server refuses the upgrade, then retries plainly until a connection opens', async () => {
+    const { server, socket, refreshToken, finish } = setupWithRefresh(valid('kicked'));
+    socket.start();
+    server.latest().drop(); // $connect answered 403: the browser only sees a close before open
+    vi.advanceTimersByTime(1000);
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    await finish(valid('fresh'));
+    expect(server.latest().url).toContain(valid('fresh'));
+
+    // Refused again with the fresh token: no refresh loop, a plain retry every second.
+    server.latest().drop();
+    vi.advanceTimersByTime(1000);
+    server.latest().drop();
+    vi.advanceTimersByTime(1000);
+    expect(refreshToken).toHaveBeenCalledTimes(1);
+    expect(server.connections).toHaveLength(4);
+
+    // Once a connection has opened, a later refusal earns a refresh again.
+    server.latest().accept();
+    server.latest().drop();
+    vi.advanceTimersByTime(1000);
+    expect(server.connections).toHaveLength(5); // dropped after opening: plain reconnect
+    server.latest().drop(); // and this one was refused
+    vi.advanceTimersByTime(1000);
+    expect(refreshToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('goes idle without connecting when the refresh ends the session', async () => {
+    const { server, socket, finish } = setupWithRefresh(expired('old'));
+    socket.start();
+    await finish(null);
+    expect(server.connections).toHaveLength(0);
+    expect(socket.state).toBe('idle');
+  });
+
+  it('tries again a second later when the refresh brought no new token', async () => {
+    const { server, socket, refreshToken, finish } = setupWithRefresh(expired('old'));
+    socket.start();
+    await finish(expired('old')); // e.g. no network: the stored token is unchanged
+    expect(server.connections).toHaveLength(0);
+    expect(socket.state).toBe('reconnecting');
+    vi.advanceTimersByTime(1000);
+    expect(refreshToken).toHaveBeenCalledTimes(2);
+    await finish(valid('back'));
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('does not connect when stopped while a refresh was under way', async () => {
+    const { server, socket, finish } = setupWithRefresh(expired('old'));
+    socket.start();
+    socket.stop();
+    await finish(valid('late'));
+    expect(server.connections).toHaveLength(0);
+    expect(socket.state).toBe('idle');
+  });
+
+  it('shares one refresh call with the HTTP transport (one refresh in flight at a time)', async () => {
+    const refresh = deferred();
+    const api = fakeApi({
+      'POST /auth/refresh_token': refresh.route,
+      'GET /tags': sequence(json(403, { error: 'ERR_SESSION_EXPIRED' }), json(200, [])),
+    });
+    const transport = createTransport({ adapter: api.adapter });
+    session.start({ token: expired('old'), user: {} });
+    const server = fakeWebSocketServer();
+    const socket = new RealtimeSocket({
+      url: URL_BASE,
+      getToken: () => session.getToken(),
+      WebSocketImpl: server.WebSocket,
+      refreshToken: () => transport.refreshSession(),
+    });
+
+    socket.start();
+    const tags = transport.get('/tags');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.requests.filter((r) => r.path === '/auth/refresh_token')).toHaveLength(1);
+
+    refresh.answer(json(200, { token: valid('shared'), user: {} }));
+    await expect(tags).resolves.toEqual([]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.requests.filter((r) => r.path === '/auth/refresh_token')).toHaveLength(1);
+    expect(server.latest().url).toBe(`${URL_BASE}?token=${valid('shared')}`);
+    socket.stop();
+    session.end();
   });
 });

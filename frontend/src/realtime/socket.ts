@@ -8,6 +8,9 @@
  *   of the new connection.
  * - `onReconnect` fires after a lost connection is back: a screen refetches what it shows there, because
  *   events published while the socket was down are gone (no silent gaps).
+ * - With `refreshToken`, a (re)connect first renews the access token when it has expired, or when the
+ *   server refused the previous upgrade (a browser cannot see the 403, only a close before `open`): once per
+ *   run of refusals, so a broken endpoint does not turn every retry into a refresh.
  */
 export type SocketState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
@@ -46,11 +49,41 @@ export interface RealtimeSocketOptions {
   reconnectDelayMs?: number;
   /** Keeps an idle connection from being closed by the gateway (API Gateway drops it after 10 idle minutes). */
   heartbeatMs?: number;
+  /**
+   * Renews the access token (the HTTP transport's shared refresh, so one is in flight at a time); resolves
+   * once it is stored or failed. Without it the socket only ever retries with the stored token.
+   */
+  refreshToken?: () => Promise<unknown>;
+  /** The clock for the token's expiry (tests). */
+  now?: () => number;
 }
 
 export const RECONNECT_DELAY_MS = 1000;
 export const HEARTBEAT_MS = 5 * 60 * 1000;
+/** A token this close to its `exp` counts as expired: it would lapse between the check and the upgrade. */
+export const TOKEN_EXPIRY_MARGIN_MS = 10_000;
 const OPEN = 1;
+
+/**
+ * The `exp` of a JWT in ms, or undefined when the token is not a readable JWT (then only a refused upgrade
+ * triggers a refresh). Reading the claim needs no key: the server still verifies the signature.
+ */
+export const tokenExpiresAt = (token: string): number | undefined => {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const json = atob(
+      payload
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
+    );
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 type EventHandler = (event: SocketEvent) => void;
 type Listener = () => void;
@@ -71,12 +104,21 @@ const callSafely = (fn: () => void) => {
 };
 
 export class RealtimeSocket {
-  private readonly options: Required<Omit<RealtimeSocketOptions, 'WebSocketImpl'>> & {
+  private readonly options: Required<Omit<RealtimeSocketOptions, 'WebSocketImpl' | 'refreshToken'>> & {
     WebSocketImpl: WebSocketConstructor;
+    refreshToken: (() => Promise<unknown>) | undefined;
   };
   private ws: WebSocketLike | undefined;
   private started = false;
   private hasBeenOpen = false;
+  /** A token refresh before a connect is under way. */
+  private refreshing = false;
+  /** Bumped by stop(), so a refresh that ends after it does not connect. */
+  private epoch = 0;
+  /** The last attempt closed before it opened: the server refused the upgrade (or was unreachable). */
+  private refused = false;
+  /** A refresh already ran for the current run of refusals. */
+  private refreshedSinceRefusal = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
   private currentState: SocketState = 'idle';
@@ -90,6 +132,8 @@ export class RealtimeSocket {
       reconnectDelayMs: RECONNECT_DELAY_MS,
       heartbeatMs: HEARTBEAT_MS,
       WebSocketImpl: globalThis.WebSocket as unknown as WebSocketConstructor,
+      now: () => Date.now(),
+      refreshToken: undefined,
       ...options,
     };
   }
@@ -101,7 +145,7 @@ export class RealtimeSocket {
   /** Connects when there is a token; idempotent, so it can be called on every session change. */
   start(): void {
     this.started = true;
-    if (this.ws || this.reconnectTimer) return;
+    if (this.ws || this.reconnectTimer || this.refreshing) return;
     this.connect();
   }
 
@@ -109,6 +153,10 @@ export class RealtimeSocket {
   stop(): void {
     this.started = false;
     this.hasBeenOpen = false;
+    this.refreshing = false;
+    this.refused = false;
+    this.refreshedSinceRefusal = false;
+    this.epoch += 1;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     const ws = this.ws;
@@ -174,6 +222,36 @@ export class RealtimeSocket {
       return;
     }
     this.setState(this.currentState === 'idle' ? 'connecting' : 'reconnecting');
+    if (this.options.refreshToken && (this.isExpired(token) || (this.refused && !this.refreshedSinceRefusal))) {
+      this.refreshThenConnect(this.options.refreshToken);
+      return;
+    }
+    this.open(token);
+  }
+
+  private isExpired(token: string): boolean {
+    const expiresAt = tokenExpiresAt(token);
+    return expiresAt !== undefined && expiresAt - TOKEN_EXPIRY_MARGIN_MS <= this.options.now();
+  }
+
+  private refreshThenConnect(refreshToken: () => Promise<unknown>): void {
+    this.refreshing = true;
+    if (this.refused) this.refreshedSinceRefusal = true;
+    const epoch = this.epoch;
+    const done = () => {
+      if (epoch !== this.epoch || !this.started) return; // stopped meanwhile
+      this.refreshing = false;
+      const token = this.options.getToken();
+      if (!token)
+        this.setState('idle'); // the refresh ended the session (401)
+      else if (this.isExpired(token))
+        this.scheduleReconnect(); // no new token: try again in a second
+      else this.open(token);
+    };
+    refreshToken().then(done, done);
+  }
+
+  private open(token: string): void {
     const url = new URL(this.options.url);
     url.searchParams.set('token', token);
     let ws: WebSocketLike;
@@ -185,8 +263,12 @@ export class RealtimeSocket {
       return;
     }
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      opened = true;
+      this.refused = false;
+      this.refreshedSinceRefusal = false;
       const reconnected = this.hasBeenOpen;
       this.hasBeenOpen = true;
       this.setState('open');
@@ -200,6 +282,7 @@ export class RealtimeSocket {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = undefined;
+      if (!opened) this.refused = true;
       this.stopHeartbeat();
       this.scheduleReconnect();
     };

@@ -5,6 +5,7 @@ import { configureApi, createTransport, type HttpAdapter } from '@/api/transport
 import { App, routes as appRoutes } from '@/App';
 import type { RuntimeConfig } from '@/config';
 import { RealtimeSocket } from '@/realtime/socket';
+import { createSessionUserStore } from '@/session-user';
 import { fakeWebSocketServer } from './fake-web-socket';
 
 export const TEST_CONFIG: RuntimeConfig = {
@@ -37,7 +38,8 @@ export const renderApp = ({
     getToken: () => localStorage.getItem('token'),
     WebSocketImpl: server.WebSocket,
   });
+  const sessionUser = createSessionUserStore();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<App services={{ config: TEST_CONFIG, socket }} router={router} />);
-  return { ...view, router, socket, server, wrapper: createWrapper() };
+  const view = render(<App services={{ config: TEST_CONFIG, socket, sessionUser }} router={router} />);
+  return { ...view, router, socket, server, sessionUser, wrapper: createWrapper() };
 };

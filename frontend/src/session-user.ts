@@ -1,0 +1,36 @@
+import type { AuthUser } from './api/auth';
+import { session as browserSession, type Session } from './api/session';
+
+/**
+ * The signed-in user as the last session answer carried it (login and refresh answer `{token, user}`), so
+ * the app shell has the user right after a login without asking GET /auth/me again. Built once in
+ * main.tsx (it must hear the login, which happens before the shell's chunk loads); a reload starts empty
+ * and the shell fills it from GET /auth/me. A logout or a 401 empties it.
+ */
+export interface SessionUserStore {
+  get(): AuthUser | null;
+  set(user: AuthUser | null): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export const createSessionUserStore = (session: Session = browserSession): SessionUserStore => {
+  let current: AuthUser | null = null;
+  const listeners = new Set<() => void>();
+  const set = (user: AuthUser | null) => {
+    if (user === current) return;
+    current = user;
+    for (const l of [...listeners]) l();
+  };
+  session.onChange((answer) => set(answer.user as AuthUser));
+  session.onExpired(() => set(null));
+  return {
+    get: () => current,
+    set,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+};
