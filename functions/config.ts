@@ -39,6 +39,16 @@ const configSchema = z
     /** Signing secret for tokens and cursors: given directly (local) or as a Secrets Manager ARN (AWS). */
     APP_SECRET: z.string().min(32).optional(),
     APP_SECRET_ARN: z.string().startsWith('arn:').optional(),
+    /**
+     * Sender address of the product's e-mails (password-reset codes). Set in AWS by the CDK binding with
+     * the ses:SendEmail grant for that identity; required there when an e-mail is sent through SES.
+     */
+    EMAIL_FROM: z.string().email().optional(),
+    /**
+     * Local cloud and tests: write each e-mail as a JSON file into this folder instead of sending it
+     * (functions/core/email/). Unset in AWS, where e-mail goes through SES.
+     */
+    EMAIL_OUTBOX_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })

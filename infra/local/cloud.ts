@@ -54,6 +54,8 @@ export interface LocalCloudOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** How often the media bucket is written to disk; default 15 s. */
   snapshotIntervalMs?: number;
+  /** Where e-mails are written instead of sent (EMAIL_OUTBOX_DIR); default <dataDir>/outbox. */
+  outboxDir?: string;
 }
 
 /** What the functions' config reads (functions/config.ts), plus what the AWS SDK reads. */
@@ -67,6 +69,8 @@ export interface LocalCloud {
   env: LocalCloudEnv;
   fauxqs: { endpoint: string };
   dynamodb: { endpoint: string };
+  /** The folder e-mails land in, one JSON file each (functions/core/email/outbox-email-sender.ts). */
+  outboxDir: string;
   stop: () => Promise<void>;
 }
 
@@ -135,6 +139,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
     checkJava();
     await mkdir(dataDir, { recursive: true });
     const appSecret = options.appSecret ?? (await loadOrCreateSecret(dataDir));
+    const outboxDir = resolve(options.outboxDir ?? join(dataDir, 'outbox'));
 
     // DynamoDB Local and the table.
     const dynamo = await startDynamoDbLocal({
@@ -239,6 +244,8 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       WS_MANAGEMENT_ENDPOINT: gateway.managementEndpoint,
       QUEUE_URLS: JSON.stringify(queueUrls),
       APP_SECRET: appSecret,
+      EMAIL_FROM: 'no-reply@zapdesk.local',
+      EMAIL_OUTBOX_DIR: outboxDir,
       LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
     };
     Object.assign(process.env, env);
@@ -281,6 +288,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       env,
       fauxqs: { endpoint: fauxqsEndpoint },
       dynamodb: { endpoint: dynamo.endpoint },
+      outboxDir,
       stop: stopAll,
     };
   } catch (err) {

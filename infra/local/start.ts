@@ -71,6 +71,7 @@ try {
     `  API        ${app}/api`,
     `  WebSocket  ${cloud.wsUrl.replace('127.0.0.1', 'localhost')}`,
     `  Data       ${join(REPO_ROOT, '.data')} (reset: stop, then rm -rf .data)`,
+    `  E-mails    ${cloud.outboxDir} (one JSON file each: password-reset codes)`,
     '',
     seed.seeded ? 'Demo data created. Logins:' : 'Demo data found from an earlier start. Logins:',
     ...seed.logins.map((l) => `  ${l.email.padEnd(28)} ${l.password.padEnd(14)} ${l.role}`),

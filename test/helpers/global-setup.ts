@@ -22,6 +22,8 @@ declare module 'vitest' {
     localCloudEnv: LocalCloudEnv;
     /** A stand-in for frontend/dist the gateway serves, so static tests do not need a build. */
     frontendDir: string;
+    /** Where the functions write e-mails (EMAIL_OUTBOX_DIR): one JSON file per message. */
+    outboxDir: string;
   }
 }
 
@@ -46,5 +48,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('wsUrl', cloud.wsUrl);
   project.provide('localCloudEnv', cloud.env);
   project.provide('frontendDir', frontendDir);
+  project.provide('outboxDir', cloud.outboxDir);
   return stop;
 }

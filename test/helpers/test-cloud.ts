@@ -6,7 +6,8 @@ import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
 
 /**
  * The local cloud as test runs use it: a throw-away data directory, DynamoDB in memory, free loopback
- * ports, the real pollers and ticks, a fresh app secret, quiet logs. `stop()` removes everything.
+ * ports, the real pollers and ticks, a fresh app secret, quiet logs, e-mails written to an outbox folder
+ * inside it. `stop()` removes everything.
  */
 export const startTestCloud = async (
   name: string,
@@ -25,6 +26,7 @@ export const startTestCloud = async (
     quiet: true,
     appSecret: randomBytes(32).toString('base64url'),
     logLevel: 'warn',
+    outboxDir: join(dataDir, 'outbox'),
   });
   return {
     cloud,
