@@ -276,3 +276,22 @@ export const bindWebSocket = (target: Bindable, stage: apigwv2.WebSocketStage): 
   });
   target.role.addManagedPolicy(policy);
 };
+
+/**
+ * EMAIL_FROM + ses:SendEmail for that sender only: on its address identity and its domain identity
+ * (whichever of the two is verified in SES), with `ses:FromAddress` pinned, so the function cannot send as
+ * anyone else. The identity itself is verified outside the app (README, deploy).
+ */
+export const bindEmailSender = (target: Bindable, from: string): void => {
+  const domain = from.slice(from.lastIndexOf('@') + 1);
+  if (!from.includes('@') || !domain) throw new Error(`bindEmailSender: '${from}' is not an e-mail address`);
+  target.addEnvironment('EMAIL_FROM', from);
+  const identity = (name: string) =>
+    Stack.of(target).formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+  iam.Grant.addToPrincipal({
+    grantee: target,
+    actions: ['ses:SendEmail'],
+    resourceArns: [identity(from), identity(domain)],
+    conditions: { StringEquals: { 'ses:FromAddress': from } },
+  });
+};

@@ -10,7 +10,15 @@ import { API_BASE } from '../../functions/http/route-matcher';
 import { QUEUES } from '../../functions/jobs/queues';
 import { AREAS, ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { acknowledge } from '../constructs/nag';
-import { bindBucket, bindQueue, bindSecret, bindTable, bindWebSocket, ZapFunction } from '../constructs/zap-function';
+import {
+  bindBucket,
+  bindEmailSender,
+  bindQueue,
+  bindSecret,
+  bindTable,
+  bindWebSocket,
+  ZapFunction,
+} from '../constructs/zap-function';
 import { pascal, type DataStack } from './data-stack';
 import { EXTERNAL_API, type ExternalApiDefinition } from './external-api';
 import type { RealtimeStack } from './realtime-stack';
@@ -27,6 +35,8 @@ export interface ApiStackProps extends StackProps {
   data: DataStack;
   realtime: RealtimeStack;
   settings: FunctionSettings;
+  /** Sender of the product's e-mails (password-reset codes), a verified SES identity; bound to the auth area. */
+  emailFrom: string;
   /** @default the real route table */
   routes?: readonly RouteDef[];
   /** @default EXTERNAL_API */
@@ -63,6 +73,8 @@ export class ApiStack extends Stack {
         for (const queue of QUEUES) bindQueue(fn, queue.name, data.queues[queue.name].queue, 'send');
         bindSecret(fn, data.appSecret);
         bindWebSocket(fn, realtime.stage);
+        // Only the auth area sends e-mail (password-reset codes).
+        if (area === 'auth') bindEmailSender(fn, props.emailFrom);
         return [area, fn];
       }),
     ) as Record<Area, ZapFunction>;
@@ -107,6 +119,8 @@ export class ApiStack extends Stack {
       stageName: '$default',
       autoDeploy: true,
       throttle: { rateLimit: 1000, burstLimit: 2000 },
+      // No `$context.path`: the spec's resetpasswords path carries a reset code and a new password. The
+      // route key names the route; the area Lambdas log the path of every other route (D20).
       accessLogSettings: {
         destination: new apigwv2.LogGroupLogDestination(accessLogs),
         format: apigateway.AccessLogFormat.custom(
@@ -114,7 +128,6 @@ export class ApiStack extends Stack {
             requestId: '$context.requestId',
             routeKey: '$context.routeKey',
             status: '$context.status',
-            path: '$context.path',
             sourceIp: '$context.identity.sourceIp',
             requestTime: '$context.requestTimeEpoch',
             latency: '$context.responseLatency',

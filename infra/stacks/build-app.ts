@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Tags, type App, type Environment } from 'aws-cdk-lib';
+import { Annotations, Tags, type App, type Environment } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { CONSUMERS, TICKS, type ConsumerDefinition, type TickDefinition } from '../../functions/jobs/registry';
 import type { RouteDef } from '../../functions/routes';
@@ -32,7 +32,15 @@ export interface BuildAppProps {
   logLevel?: string;
   /** X-Ray tracing on every function. @default context `tracing` === 'true' */
   tracing?: boolean;
+  /**
+   * Sender of the product's e-mails; must be a verified SES identity (the address or its domain).
+   * @default context `emailFrom`, else DEFAULT_EMAIL_FROM (with a synth warning: SES refuses it)
+   */
+  emailFrom?: string;
 }
+
+/** A placeholder sender: deploys, but SES refuses to send until `-c emailFrom=` names a verified identity. */
+export const DEFAULT_EMAIL_FROM = 'no-reply@example.com';
 
 export interface ZapDeskStacks {
   data: DataStack;
@@ -65,6 +73,9 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     },
   };
   const common = { env: props.env };
+  const emailFrom = props.emailFrom ?? context('emailFrom') ?? DEFAULT_EMAIL_FROM;
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(emailFrom))
+    throw new Error(`emailFrom '${emailFrom}' is not an e-mail address`);
 
   const data = new DataStack(app, `${prefix}-Data`, {
     ...common,
@@ -82,6 +93,7 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     data,
     realtime,
     settings,
+    emailFrom,
     ...(props.routes ? { routes: props.routes } : {}),
     ...(props.externalApi ? { externalApi: props.externalApi } : {}),
   });
@@ -104,6 +116,13 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     ...(props.frontendDist ? { frontendDist: props.frontendDist } : {}),
   });
 
+  if (emailFrom === DEFAULT_EMAIL_FROM) {
+    Annotations.of(api).addWarningV2(
+      'zapdesk:emailFrom',
+      `Password-reset e-mails are sent from ${DEFAULT_EMAIL_FROM}, which SES will refuse: deploy with ` +
+        '-c emailFrom=<address of an SES-verified identity> (README, Deploy to AWS).',
+    );
+  }
   for (const stack of [data, realtime, api, workers, web]) Tags.of(stack).add('app', 'zapdesk');
   return { data, realtime, api, workers, web };
 };

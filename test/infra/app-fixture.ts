@@ -33,6 +33,9 @@ export const FIXTURE_TICKS: readonly TickDefinition[] = [
   },
 ];
 
+/** A sender for the auth area, so test synths do not warn about the placeholder one. */
+export const FIXTURE_EMAIL_FROM = 'no-reply@zapdesk.test';
+
 /** The feature flags of cdk.json, so tests build exactly what `cdk synth` builds. */
 const cdkJsonContext = (): Record<string, unknown> =>
   (JSON.parse(readFileSync(repoPath('cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
@@ -44,19 +47,25 @@ export interface BuiltApp {
 }
 
 /**
- * Builds the whole app without bundling (shared/STACK.md), with the fixture registries unless overridden.
- * CDK's built-in CloudFormation rule check costs seconds per app; it runs where a test asks for it
+ * Builds the whole app without bundling (shared/STACK.md), with the fixture registries and sender unless
+ * overridden. CDK's built-in CloudFormation rule check costs seconds per app; it runs where a test asks for it
  * (nag.test.ts) and on every `cdk synth`.
  */
 export const buildTestApp = (
   props: BuildAppProps = {},
-  options: { cloudFormationValidation?: boolean } = {},
+  options: { cloudFormationValidation?: boolean; context?: Record<string, string> } = {},
 ): BuiltApp => {
   const app = new App({
-    context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] },
+    context: { ...cdkJsonContext(), ...options.context, 'aws:cdk:bundling-stacks': [] },
     builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
   });
-  const stacks = buildApp(app, { consumers: FIXTURE_CONSUMERS, ticks: FIXTURE_TICKS, includeWorker: true, ...props });
+  const stacks = buildApp(app, {
+    consumers: FIXTURE_CONSUMERS,
+    ticks: FIXTURE_TICKS,
+    includeWorker: true,
+    emailFrom: options.context?.emailFrom === undefined ? FIXTURE_EMAIL_FROM : undefined,
+    ...props,
+  });
   const templates = new Map<Stack, Template>();
   return {
     app,
