@@ -1,4 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { createItem } from './create-items';
@@ -24,6 +25,8 @@ export interface Company {
   dueDate: string;
   createdAt: string;
   updatedAt: string;
+  /** ISO time of a recent login of one of its users, at most an hour old (recordLogin). */
+  lastLogin?: string;
 }
 
 export const companyKeys = (id: number) => ({ pk: company(id), sk: 'COMPANY' });
@@ -51,4 +54,33 @@ export const createCompany = async (input: Omit<Company, 'id' | 'createdAt' | 'u
 export const getCompany = async (id: number): Promise<Company | null> => {
   const out = await mapDynamoErrors(() => db().send(new GetCommand({ TableName: tableName(), Key: companyKeys(id) })));
   return out.Item ? toCompany(out.Item) : null;
+};
+
+/** lastLogin is written at most once an hour (docs/data-model.md §2.1): the item sits in two indexes. */
+export const LAST_LOGIN_RESOLUTION_MS = 60 * 60 * 1000;
+
+/**
+ * Records a login on the company: one conditional UpdateItem (no read), skipped when lastLogin is less
+ * than an hour old, so a call centre signing in 200 attendants rewrites the company item once.
+ * `updatedAt` stays: lastLogin is not an edit, and must not fail an editor's optimistic check.
+ */
+export const recordLogin = async (companyId: number, now = new Date()): Promise<void> => {
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: companyKeys(companyId),
+          UpdateExpression: 'SET lastLogin = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastLogin) OR lastLogin < :hourAgo)',
+          ExpressionAttributeValues: {
+            ':now': now.toISOString(),
+            ':hourAgo': new Date(now.getTime() - LAST_LOGIN_RESOLUTION_MS).toISOString(),
+          },
+        }),
+      ),
+    );
+  } catch (err) {
+    if (!(err instanceof Conflict)) throw err;
+  }
 };

@@ -1,5 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOGIN_LIMITS } from '../../functions/core/auth/auth-service';
+import { db, tableName } from '../../functions/data/client';
+import { companyKeys, getCompany } from '../../functions/data/company-repository';
 import { api, freshCompany, userWithPassword, type TestCompany } from '../helpers/fixtures';
 import { randomLoopback, sessionClient, type SessionClient } from '../helpers/session-client';
 import { connectSocket, openSockets } from '../helpers/ws-client';
@@ -245,5 +248,65 @@ describe('login rate limits', () => {
     const user = await userWithPassword(t.company.id, PASSWORD);
     const client = sessionClient(randomLoopback());
     for (let i = 0; i <= LOGIN_LIMITS.email.max; i += 1) await loggedIn(user.email, client);
+  });
+});
+
+/** What the platform owner's company switch does (the companies API comes with the administration issue). */
+const setCompanyStatus = (companyId: number, status: boolean) =>
+  db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: companyKeys(companyId),
+      UpdateExpression: 'SET #status = :s',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':s': status },
+    }),
+  );
+
+describe('an inactive company (status false)', () => {
+  it('cannot log in, refresh or use a token it still holds, and can again once reactivated', async () => {
+    const inactive = await freshCompany();
+    const user = await userWithPassword(inactive.company.id, PASSWORD, 'admin');
+    const before = await loggedIn(user.email);
+    await setCompanyStatus(inactive.company.id, false);
+
+    // Only the right password learns why.
+    const client = sessionClient(randomLoopback());
+    const wrong = await client.call('POST', '/auth/login', { body: { email: user.email, password: 'Errada@1' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).toBe('ERR_INVALID_CREDENTIALS');
+    const refused = await client.call('POST', '/auth/login', { body: { email: user.email, password: PASSWORD } });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'ERR_COMPANY_INACTIVE', message: 'The company is inactive' });
+    expect(refused.headers.get('set-cookie')).toBeNull();
+
+    // A token from before: 403 (the client refreshes once), and the refresh's 401 ends the session (D9).
+    const me = await api(before.token).get('/auth/me');
+    expect(me.status).toBe(403);
+    expect(me.body.error).toBe('ERR_COMPANY_INACTIVE');
+    const refresh = await before.client.call('POST', '/auth/refresh_token');
+    expect(refresh.status).toBe(401);
+    expect(refresh.body.error).toBe('ERR_COMPANY_INACTIVE');
+
+    await setCompanyStatus(inactive.company.id, true);
+    await loggedIn(user.email, sessionClient(randomLoopback()));
+  });
+});
+
+describe("the company's lastLogin", () => {
+  it('is set by a login, and rewritten at most once an hour', async () => {
+    const company = await freshCompany();
+    expect((await getCompany(company.company.id))?.lastLogin).toBeUndefined();
+    const user = await userWithPassword(company.company.id, PASSWORD);
+
+    const before = Date.now();
+    await loggedIn(user.email);
+    const first = (await getCompany(company.company.id))?.lastLogin;
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Date.parse(first!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(first!)).toBeLessThanOrEqual(Date.now());
+
+    await loggedIn(user.email);
+    expect((await getCompany(company.company.id))?.lastLogin).toBe(first);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { clearedRefreshCookie, readCookie, refreshCookie } from '../../functions/core/auth/refresh-cookie';
-import { checkSession, isSubscriptionExpired, userFlagsOf } from '../../functions/core/auth/request-context';
+import {
+  checkSession,
+  isCompanyInactive,
+  isSubscriptionExpired,
+  userFlagsOf,
+} from '../../functions/core/auth/request-context';
 import { rateLimitKeys, rateLimitWindow } from '../../functions/data/rate-limit-repository';
 import type { SessionUser } from '../../functions/data/session-repository';
 
@@ -31,6 +36,15 @@ describe('subscription expiry', () => {
 
   it('never applies to company 1', () => {
     expect(isSubscriptionExpired({ id: 1, dueDate: '2000-01-01' }, now)).toBe(false);
+  });
+});
+
+describe('company status', () => {
+  it('is inactive only when status is false, and never for company 1', () => {
+    expect(isCompanyInactive({ id: 2, status: false })).toBe(true);
+    expect(isCompanyInactive({ id: 2, status: true })).toBe(false);
+    expect(isCompanyInactive({ id: 2 } as { id: number; status: boolean })).toBe(false); // older items
+    expect(isCompanyInactive({ id: 1, status: false })).toBe(false);
   });
 });
 

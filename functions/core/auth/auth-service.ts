@@ -1,17 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { signAccessToken } from '../access-token';
 import type { AuthContext } from '../auth-context';
-import { TooManyRequests, Unauthorized } from '../errors';
+import { Unauthorized } from '../errors';
 import { errorFields, logger } from '../logger';
 import { hashPassword, verifyPassword } from '../passwords';
+import { takeRateLimitSlots } from '../rate-limits';
 import { viewOf, type UserView } from '../users/user-service';
-import type { Company } from '../../data/company-repository';
-import {
-  returnRateLimitSlot,
-  takeRateLimitSlot,
-  type RateLimit,
-  type RateLimitWindow,
-} from '../../data/rate-limit-repository';
+import { recordLogin, type Company } from '../../data/company-repository';
+import type { RateLimit } from '../../data/rate-limit-repository';
 import {
   deleteRefreshToken,
   endSession,
@@ -24,6 +20,7 @@ import {
 } from '../../data/session-repository';
 import { findUserIdByEmail } from '../../data/user-repository';
 import { onlyUser, publish } from '../../realtime/publisher';
+import { isCompanyInactive } from './request-context';
 
 /**
  * Session calls (core spec §4 "Subscription and session", §7 Session; docs/data-model.md §2.7):
@@ -55,6 +52,8 @@ export interface SessionAnswer {
 
 const invalidCredentials = () => new Unauthorized('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password');
 const sessionEnded = () => new Unauthorized('ERR_SESSION_EXPIRED', 'Session expired');
+/** 401, not 403: the client refreshes on a 403, and a 401 is what ends its session (D9, D21). */
+const companyInactive = () => new Unauthorized('ERR_COMPANY_INACTIVE', 'The company is inactive');
 
 /** A hash to verify against when the e-mail is unknown, so both failures take the same time. */
 let dummyHash: Promise<string> | undefined;
@@ -80,50 +79,55 @@ const newRefreshToken = () => ({
   expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
 });
 
-/** Tells the older session's sockets that it ended ('Sua conta foi acessada em outro computador.'). */
-const announceSessionEnded = async (user: SessionUser): Promise<void> => {
+/**
+ * Tells a user's sockets that their session ended ('Sua conta foi acessada em outro computador.'): after a
+ * login elsewhere, and after a password reset.
+ */
+export const announceSessionEnded = async (companyId: number, userId: number): Promise<void> => {
   try {
     await publish(
-      user.companyId,
-      { channel: `company-${user.companyId}-auth`, action: 'update', user: { id: user.id } },
-      onlyUser(user.id),
+      companyId,
+      { channel: `company-${companyId}-auth`, action: 'update', user: { id: userId } },
+      onlyUser(userId),
     );
   } catch (err) {
-    // The new login stands; the old tab still ends at its next request (403, then the refresh's 401).
-    logger.warn('session-ended event not sent', { companyId: user.companyId, userId: user.id, ...errorFields(err) });
+    // The change stands; the old tab still ends at its next request (403, then the refresh's 401).
+    logger.warn('session-ended event not sent', { companyId, userId, ...errorFields(err) });
   }
 };
 
-const takeLoginSlots = async (email: string, sourceIp: string) => {
-  const taken = await Promise.all([
-    takeRateLimitSlot(LOGIN_LIMITS.ip, sourceIp),
-    takeRateLimitSlot(LOGIN_LIMITS.email, email),
-  ]);
-  const refused = taken.flatMap((t) => (t.allowed ? [] : [t.retryAfterSeconds]));
-  if (refused.length > 0) throw new TooManyRequests(Math.max(...refused));
-  const [ip, mail] = taken as { allowed: true; window: RateLimitWindow }[];
-  return () =>
-    Promise.all([
-      returnRateLimitSlot(LOGIN_LIMITS.ip, sourceIp, ip!.window),
-      returnRateLimitSlot(LOGIN_LIMITS.email, email, mail!.window),
-    ]);
+/** lastLogin is bookkeeping: a failure to write it is logged and never fails the login. */
+const noteLogin = async (companyId: number): Promise<void> => {
+  try {
+    await recordLogin(companyId);
+  } catch (err) {
+    logger.warn('company lastLogin not recorded', { companyId, ...errorFields(err) });
+  }
 };
 
 export const login = async (input: { email: string; password: string; sourceIp: string }): Promise<SessionAnswer> => {
   const email = input.email.trim().toLowerCase();
-  const giveSlotsBack = await takeLoginSlots(email, input.sourceIp);
+  const giveSlotsBack = await takeRateLimitSlots([
+    { limit: LOGIN_LIMITS.ip, subject: input.sourceIp },
+    { limit: LOGIN_LIMITS.email, subject: email },
+  ]);
   const owner = await findUserIdByEmail(email);
   const found = owner ? await getUserAndCompany(owner.companyId, owner.userId) : null;
   const stored = found?.user?.passwordHash ?? (await unknownUserHash());
   const passwordOk = await verifyPassword(input.password, stored);
   if (!passwordOk || !found?.user || !found.company) throw invalidCredentials();
   const { user, company } = found;
+  // Only a caller who knows the password learns that the company is inactive; it counts as a failure.
+  if (isCompanyInactive(company)) throw companyInactive();
   await giveSlotsBack();
 
   const sessionId = randomUUID();
   const refresh = newRefreshToken();
-  await startSession(user, sessionId, refreshTokenHash(refresh.token), refresh.expiresAt);
-  if (user.sessionId) await announceSessionEnded(user);
+  await Promise.all([
+    startSession(user, sessionId, refreshTokenHash(refresh.token), refresh.expiresAt),
+    noteLogin(company.id),
+  ]);
+  if (user.sessionId) await announceSessionEnded(user.companyId, user.id);
   return {
     token: await accessToken(user, sessionId),
     user: await authUser(user, company),
@@ -154,6 +158,10 @@ export const refreshSession = async (token: string | null): Promise<SessionAnswe
   if (outcome !== 'rotated') throw sessionEnded();
   const { user, company } = await getUserAndCompany(record.companyId, record.userId);
   if (!user || !company) throw sessionEnded();
+  if (isCompanyInactive(company)) {
+    await endSession(record.companyId, record.userId, record.sessionId);
+    throw companyInactive();
+  }
   return {
     token: await accessToken(user, record.sessionId),
     user: await authUser(user, company),

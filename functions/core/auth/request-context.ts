@@ -19,6 +19,13 @@ export const PLAN_CACHE_MS = 60_000;
 export const isSubscriptionExpired = (company: Pick<Company, 'id' | 'dueDate'>, now = new Date()): boolean =>
   company.id !== SUPER_COMPANY_ID && company.dueDate.slice(0, 10) < now.toISOString().slice(0, 10);
 
+/**
+ * A company switched off by the platform owner (`status: false`; deleted companies too) can neither log
+ * in, refresh, nor use a token it still holds (D21). Company 1 is never inactive, like it never expires.
+ */
+export const isCompanyInactive = (company: Pick<Company, 'id' | 'status'>): boolean =>
+  company.id !== SUPER_COMPANY_ID && company.status === false;
+
 const on = (v: unknown): boolean => v === true || v === 'enabled' || v === 'enable';
 
 /** The stored flags ('enabled' / 'enable' / true) as booleans. */
@@ -57,6 +64,7 @@ export const resolveAuthContext = async (
   const { user, company } = await getUserAndCompany(claims.companyId, claims.userId);
   checkSession(claims, user);
   if (!company) throw sessionExpired();
+  if (isCompanyInactive(company)) throw new Forbidden('ERR_COMPANY_INACTIVE', 'The company is inactive');
   if (!route.allowExpired && isSubscriptionExpired(company)) {
     throw new Forbidden('ERR_SUBSCRIPTION_EXPIRED', `Subscription expired on ${company.dueDate}`, {
       dueDate: company.dueDate,
