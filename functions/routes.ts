@@ -48,6 +48,11 @@ export interface RouteDef {
    * answers 403 ERR_SUBSCRIPTION_EXPIRED with the due date (docs/decisions.md D18).
    */
   allowExpired?: true;
+  /**
+   * The path carries secrets (the spec's `resetpasswords/{email}/{token}/{newPassword}`): our access log
+   * names the route key only, never the path (docs/decisions.md D20).
+   */
+  secretPath?: true;
 }
 
 export const ROUTES: readonly RouteDef[] = [
@@ -65,6 +70,23 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'DELETE', path: '/auth/logout', area: 'auth', handler: 'logout', auth: 'public', allowExpired: true },
   { method: 'POST', path: '/auth/signup', area: 'auth', handler: 'signup', auth: 'public' },
   { method: 'GET', path: '/auth/me', area: 'auth', handler: 'get-me', auth: 'user', allowExpired: true },
+  {
+    method: 'POST',
+    path: '/forgetpassword/{email}',
+    area: 'auth',
+    handler: 'request-password-reset',
+    auth: 'public',
+    allowExpired: true,
+  },
+  {
+    method: 'POST',
+    path: '/resetpasswords/{email}/{token}/{newPassword}',
+    area: 'auth',
+    handler: 'reset-password',
+    auth: 'public',
+    allowExpired: true,
+    secretPath: true,
+  },
 
   { method: 'GET', path: '/users', area: 'users', handler: 'list-users', auth: 'admin' },
   { method: 'GET', path: '/users/list', area: 'users', handler: 'list-user-names', auth: 'user' },

@@ -18,7 +18,7 @@ const loadSecret = async (): Promise<Buffer> => {
   return Buffer.from(out.SecretString, 'utf8');
 };
 
-export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'webhook';
+export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook';
 
 const derived = new Map<KeyPurpose, Promise<Uint8Array>>();
 

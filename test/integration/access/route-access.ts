@@ -3,6 +3,8 @@ import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
 import { createUser } from '../../../functions/data/user-repository';
 import { login } from '../../../functions/core/auth/auth-service';
+import { requestPasswordReset } from '../../../functions/core/auth/password-reset-service';
+import { latestResetCode } from '../../helpers/outbox';
 import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 
 /**
@@ -87,6 +89,24 @@ export const ACCESS: Record<string, AccessRow> = {
   },
   'DELETE /auth/logout': { allow: everyone, request: async () => ({ path: '/auth/logout' }) },
   'GET /auth/me': { allow: signedIn, request: async () => ({ path: '/auth/me' }) },
+  'POST /forgetpassword/{email}': {
+    allow: everyone,
+    request: async (caller) => {
+      const user = await userWithPassword(caller.companyId, 'Senha@123');
+      return { path: `/forgetpassword/${encodeURIComponent(user.email)}` };
+    },
+    notTenantData: 'an e-mail address: the public call names an account, never a record of the caller’s company',
+  },
+  'POST /resetpasswords/{email}/{token}/{newPassword}': {
+    allow: everyone,
+    request: async (caller) => {
+      const user = await userWithPassword(caller.companyId, 'Senha@123');
+      await requestPasswordReset({ email: user.email, sourceIp: '198.51.100.8' });
+      const code = await latestResetCode(user.email);
+      return { path: `/resetpasswords/${encodeURIComponent(user.email)}/${code}/Nova%40Senha1` };
+    },
+    notTenantData: 'an e-mail address and its e-mailed code: the public call names an account, not a record',
+  },
 
   'POST /auth/signup': {
     allow: everyone,
