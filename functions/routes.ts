@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'auth', 'tags', 'settings', 'users'] as const;
+export const AREAS = ['system', 'auth', 'tags', 'settings', 'users', 'connections'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -121,6 +121,60 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'get-company-plan',
     auth: 'user',
   },
+
+  // Connections (core spec §7). `user` routes: the service lets connection managers change (admins,
+  // super, plain users with allowConnections) and everyone in the company read (docs/decisions.md D22).
+  { method: 'GET', path: '/whatsapp', area: 'connections', handler: 'list-connections', auth: 'user' },
+  { method: 'GET', path: '/whatsapp/filter', area: 'connections', handler: 'filter-connections', auth: 'user' },
+  { method: 'GET', path: '/whatsapp/all', area: 'connections', handler: 'list-all-connections', auth: 'super' },
+  { method: 'GET', path: '/whatsapp/{id}', area: 'connections', handler: 'get-connection', auth: 'user' },
+  { method: 'GET', path: '/whatsapp-admin/{id}', area: 'connections', handler: 'get-any-connection', auth: 'super' },
+  { method: 'POST', path: '/whatsapp', area: 'connections', handler: 'create-connection', auth: 'user' },
+  { method: 'PUT', path: '/whatsapp/{id}', area: 'connections', handler: 'update-connection', auth: 'user' },
+  { method: 'DELETE', path: '/whatsapp/{id}', area: 'connections', handler: 'delete-connection', auth: 'user' },
+  {
+    method: 'POST',
+    path: '/whatsapp/{id}/media-upload',
+    area: 'connections',
+    handler: 'upload-connection-media',
+    auth: 'user',
+  },
+  {
+    method: 'DELETE',
+    path: '/whatsapp/{id}/media-upload',
+    area: 'connections',
+    handler: 'delete-connection-media',
+    auth: 'user',
+  },
+  {
+    method: 'POST',
+    path: '/whatsappsession/{id}',
+    area: 'connections',
+    handler: 'start-connection-session',
+    auth: 'user',
+  },
+  {
+    method: 'PUT',
+    path: '/whatsappsession/{id}',
+    area: 'connections',
+    handler: 'renew-connection-qrcode',
+    auth: 'user',
+  },
+  {
+    method: 'DELETE',
+    path: '/whatsappsession/{id}',
+    area: 'connections',
+    handler: 'disconnect-connection-session',
+    auth: 'user',
+  },
+  {
+    method: 'DELETE',
+    path: '/whatsappsession/admin/{id}',
+    area: 'connections',
+    handler: 'disconnect-any-connection-session',
+    auth: 'super',
+  },
+  { method: 'POST', path: '/whatsapp-restart', area: 'connections', handler: 'restart-connections', auth: 'user' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -27,6 +27,14 @@ export const inRoom =
   (room: string): Audience =>
   (c) =>
     c.rooms.includes(room);
+/**
+ * The company's admins (and super users), plus the plain users named — those a per-user permission treats
+ * as admins for one page, e.g. `allowConnections` for connections (core spec §6).
+ */
+export const adminsAnd = (userIds: Iterable<number>): Audience => {
+  const allowed = new Set(userIds);
+  return (c) => c.profile === 'admin' || c.super || allowed.has(c.userId);
+};
 
 /** Sends to one connection; a connection that is gone is forgotten. Returns whether it was delivered. */
 export const postToConnection = async (

@@ -1,0 +1,200 @@
+import * as z from 'zod';
+import {
+  createCompanyConnection,
+  deleteCompanyConnection,
+  deleteGreetingMedia,
+  disconnectAnyConnectionSession,
+  disconnectConnectionSession,
+  listCompanyConnections,
+  listEveryConnection,
+  renewConnectionQrCode,
+  restartCompanyConnections,
+  showAnyConnection,
+  showConnection,
+  startConnectionSession,
+  updateCompanyConnection,
+  uploadGreetingMedia,
+} from '../../core/connections/connection-service';
+import { pagingQuery } from '../../core/paging';
+import {
+  createAreaHandler,
+  defineRoute,
+  isUploadedFile,
+  respond,
+  type AreaHandlers,
+  type UploadedFile,
+} from '../stack';
+
+/**
+ * Connections (core spec §7 "Connections"). Reads are open to the company's users; every change is for
+ * connection managers (admins, super, `allowConnections` users), which the service checks. The spec's
+ * `session` query (`session=0`: without the session) is accepted and changes nothing: session and auth
+ * state never leave the server. `companyId` on GET /whatsapp is accepted too; the list is always the
+ * caller's company.
+ */
+const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
+const text = z.string().max(4096);
+const time = z.union([z.literal(''), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM')]);
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be a date (YYYY-MM-DD)')
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a valid date');
+/** Empty, null or a date; empty means none (the reference form sends '' for an unset date). */
+const optionalDate = z.union([z.literal('').transform(() => null), z.null(), date]);
+/** Whole numbers; the reference form sends some as strings ('' meaning 0). */
+const count = (max: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? 0 : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+    z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0).max(max),
+  );
+const reference = z.preprocess(
+  (v) => (v === '' || v === 0 || v === '0' ? null : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+  z.number().int().positive().nullable(),
+);
+const MINUTES_IN_A_YEAR = 525_600;
+
+const schedule = z.object({
+  weekday: z.string().trim().min(1).max(20),
+  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  startTimeA: time,
+  endTimeA: time,
+  startTimeB: time,
+  endTimeB: time,
+});
+
+const connectionFields = {
+  name,
+  channel: z.enum(['whatsapp', 'facebook', 'instagram'], { error: 'must be whatsapp, facebook or instagram' }),
+  isDefault: z.boolean(),
+  queueIds: z
+    .array(z.number().int().positive())
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a queue'),
+  schedules: z
+    .array(schedule)
+    .max(7)
+    .refine((s) => new Set(s.map((d) => d.weekdayEn)).size === s.length, 'one entry per weekday'),
+  greetingMessage: text,
+  complationMessage: text,
+  outOfHoursMessage: text,
+  ratingMessage: text,
+  sendIdQueue: reference,
+  timeSendQueue: count(MINUTES_IN_A_YEAR),
+  maxUseBotQueues: count(100),
+  maxUseBotQueuesNPS: count(100),
+  timeUseBotQueues: count(MINUTES_IN_A_YEAR),
+  provider: z.enum(['beta', 'stable']),
+  expiresTicket: count(MINUTES_IN_A_YEAR),
+  expiresTicketNPS: count(MINUTES_IN_A_YEAR),
+  expiresInactiveMessage: text,
+  timeInactiveMessage: count(MINUTES_IN_A_YEAR),
+  inactiveMessage: text,
+  whenExpiresTicket: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(['0', '1'])),
+  timeCreateNewTicket: count(MINUTES_IN_A_YEAR),
+  allowGroup: z.boolean(),
+  groupAsTicket: z.enum(['enabled', 'disabled']),
+  importOldMessages: optionalDate,
+  importRecentMessages: optionalDate,
+  importOldMessagesGroups: z.boolean(),
+  closedTicketsPostImported: z.boolean(),
+  collectiveVacationStart: optionalDate,
+  collectiveVacationEnd: optionalDate,
+  collectiveVacationMessage: text,
+  integrationId: reference,
+  promptId: reference,
+  flowIdWelcome: reference,
+  flowIdNotPhrase: reference,
+};
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const sessionQuery = { session: z.string().max(10).optional() };
+const channelQuery = z.enum(['whatsapp', 'facebook', 'instagram']).optional();
+
+/** A file part of a multipart body; any other value (a text part, nothing) is the reason named. */
+const filePart = z.custom<UploadedFile>(isUploadedFile, { error: 'Required: a file' });
+
+export const handlers: AreaHandlers = {
+  'list-connections': defineRoute({
+    query: z.object({ ...sessionQuery, companyId: z.coerce.number().int().positive().optional() }),
+    handle: async ({ auth }) => listCompanyConnections(auth!),
+  }),
+  'filter-connections': defineRoute({
+    query: z.object({ ...sessionQuery, channel: channelQuery }),
+    handle: async ({ auth, query }) => listCompanyConnections(auth!, { channel: query.channel }),
+  }),
+  'list-all-connections': defineRoute({
+    query: z.object({ ...sessionQuery, ...pagingQuery }),
+    handle: async ({ auth, query }) => listEveryConnection(auth!, query),
+  }),
+  'get-connection': defineRoute({
+    params: idParam,
+    query: z.object(sessionQuery),
+    handle: async ({ auth, params }) => showConnection(auth!, params.id),
+  }),
+  'get-any-connection': defineRoute({
+    params: idParam,
+    query: z.object(sessionQuery),
+    handle: async ({ auth, params }) => showAnyConnection(auth!, params.id),
+  }),
+  'create-connection': defineRoute({
+    body: z.object(connectionFields).partial().required({ name: true }),
+    handle: async ({ auth, body }) => respond(201, await createCompanyConnection(auth!, body)),
+  }),
+  'update-connection': defineRoute({
+    params: idParam,
+    body: z.object(connectionFields).partial(),
+    handle: async ({ auth, params, body }) => updateCompanyConnection(auth!, params.id, body),
+  }),
+  'delete-connection': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => {
+      await deleteCompanyConnection(auth!, params.id);
+      return { message: 'Whatsapp deleted.' };
+    },
+  }),
+  // The spec's multipart form with `file` (the greeting attachment); answers the connection.
+  'upload-connection-media': defineRoute({
+    params: idParam,
+    bodyType: 'multipart',
+    maxBodyBytes: 3 * 1024 * 1024,
+    body: z.object({ file: filePart }, { error: 'Required: a multipart form with file' }),
+    handle: async ({ auth, params, body }) => uploadGreetingMedia(auth!, params.id, body.file),
+  }),
+  'delete-connection-media': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => deleteGreetingMedia(auth!, params.id),
+  }),
+  'start-connection-session': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => ({
+      message: 'Starting session.',
+      whatsapp: await startConnectionSession(auth!, params.id),
+    }),
+  }),
+  'renew-connection-qrcode': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => ({
+      message: 'Starting session.',
+      whatsapp: await renewConnectionQrCode(auth!, params.id),
+    }),
+  }),
+  'disconnect-connection-session': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => ({
+      message: 'Session disconnected.',
+      whatsapp: await disconnectConnectionSession(auth!, params.id),
+    }),
+  }),
+  'disconnect-any-connection-session': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => ({
+      message: 'Session disconnected.',
+      whatsapp: await disconnectAnyConnectionSession(auth!, params.id),
+    }),
+  }),
+  'restart-connections': defineRoute({
+    handle: async ({ auth }) => ({ message: 'Whatsapp restart.', ...(await restartCompanyConnections(auth!)) }),
+  }),
+};
+
+export const handler = createAreaHandler('connections', handlers);
