@@ -6,6 +6,7 @@ import { login } from '../../../functions/core/auth/auth-service';
 import { requestPasswordReset } from '../../../functions/core/auth/password-reset-service';
 import { latestResetCode } from '../../helpers/outbox';
 import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
+import { greetingForm, nonDefaultConnection, someConnection } from '../../helpers/connections';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -60,6 +61,16 @@ const byCompany = (
   request: async (caller) => ({ path: path(caller.companyId) }),
   foreign: async (owner) => ({ path: path(owner.company.id) }),
   missing: () => ({ path: path(999_999_999) }),
+});
+
+/** Routes keyed by a connection id: one of the caller's company, another tenant's, or one never made. */
+const byConnection = (
+  request: (id: number) => RouteRequest,
+  make: (companyId: number) => Promise<{ id: number }> = someConnection,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await make(caller.companyId)).id),
+  foreign: async (owner) => request((await make(owner.company.id)).id),
+  missing: () => request(999_999_999),
 });
 
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
@@ -204,6 +215,58 @@ export const ACCESS: Record<string, AccessRow> = {
   },
   'GET /plans/list': { allow: everyone, request: async () => ({ path: '/plans/list' }) },
   'GET /companies/listPlan/{companyId}': { allow: signedIn, ...byCompany((c) => `/companies/listPlan/${c}`) },
+
+  // Connections: reads for everyone in the company, changes for connection managers (the service checks:
+  // the matrix's plain user has allowConnections disabled). Connection ids are platform-unique, so any id
+  // made in another company is one the intruder's company does not have.
+  'GET /whatsapp': { allow: signedIn, request: async () => ({ path: '/whatsapp', query: { session: '0' } }) },
+  'GET /whatsapp/filter': {
+    allow: signedIn,
+    request: async () => ({ path: '/whatsapp/filter', query: { session: '0', channel: 'whatsapp' } }),
+  },
+  'GET /whatsapp/all': { allow: superOnly, request: async () => ({ path: '/whatsapp/all', query: { session: '0' } }) },
+  'GET /whatsapp/{id}': {
+    allow: signedIn,
+    ...byConnection((id) => ({ path: `/whatsapp/${id}`, query: { session: '0' } })),
+  },
+  'GET /whatsapp-admin/{id}': {
+    allow: superOnly,
+    request: async (caller) => ({ path: `/whatsapp-admin/${(await someConnection(caller.companyId)).id}` }),
+    notTenantData: 'super only: names any company’s connection by its platform-unique id (others get 403)',
+  },
+  'POST /whatsapp': {
+    allow: admins,
+    // With the NPS fields: the PUT /companySettings row turns ticket rating on, which then requires them.
+    request: async () => ({
+      path: '/whatsapp',
+      body: { name: uniqueName('Conexão'), ratingMessage: 'Sua nota?', expiresTicketNPS: 30 },
+    }),
+  },
+  'PUT /whatsapp/{id}': {
+    allow: admins,
+    ...byConnection((id) => ({ path: `/whatsapp/${id}`, body: { greetingMessage: 'Olá!' } })),
+  },
+  'DELETE /whatsapp/{id}': {
+    allow: admins,
+    ...byConnection((id) => ({ path: `/whatsapp/${id}` }), nonDefaultConnection),
+  },
+  'POST /whatsapp/{id}/media-upload': {
+    allow: admins,
+    ...byConnection((id) => ({ path: `/whatsapp/${id}/media-upload`, body: greetingForm() })),
+  },
+  'DELETE /whatsapp/{id}/media-upload': {
+    allow: admins,
+    ...byConnection((id) => ({ path: `/whatsapp/${id}/media-upload` })),
+  },
+  'POST /whatsappsession/{id}': { allow: admins, ...byConnection((id) => ({ path: `/whatsappsession/${id}` })) },
+  'PUT /whatsappsession/{id}': { allow: admins, ...byConnection((id) => ({ path: `/whatsappsession/${id}` })) },
+  'DELETE /whatsappsession/{id}': { allow: admins, ...byConnection((id) => ({ path: `/whatsappsession/${id}` })) },
+  'DELETE /whatsappsession/admin/{id}': {
+    allow: superOnly,
+    request: async (caller) => ({ path: `/whatsappsession/admin/${(await someConnection(caller.companyId)).id}` }),
+    notTenantData: 'super only: names any company’s connection by its platform-unique id (others get 403)',
+  },
+  'POST /whatsapp-restart': { allow: admins, request: async () => ({ path: '/whatsapp-restart' }) },
 };
 
 /** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */
