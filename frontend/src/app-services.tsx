@@ -6,8 +6,9 @@ import type { SessionUserStore } from './session-user';
 /**
  * What main.tsx builds once at start-up and every screen may need: the runtime config, the one socket and
  * the signed-in user of the last session answer. Passed down by context (not module globals) so tests
- * render screens with their own config, a socket over a fake WebSocket and a fresh user store. The HTTP transport is installed with configureApi() instead, because the typed
- * clients are called from plain functions too.
+ * render screens with their own config, a socket over a fake WebSocket and a fresh user store. The HTTP
+ * transport is installed with configureApi() instead, because the typed clients are called from plain
+ * functions too.
  */
 export interface AppServices {
   config: RuntimeConfig;
