@@ -1,20 +1,76 @@
 import Box from '@cloudscape-design/components/box';
-import { Navigate, Outlet, RouterProvider, type createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { Outlet, RouterProvider, useMatches, type createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppServicesProvider, type AppServices } from './app-services';
 import { NotificationsProvider } from './components/notifications';
 import { PageLoading } from './components/page-loading';
-import { PrivateRoute, PublicRoute } from './components/route-guards';
+import { PublicRoute } from './components/route-guards';
+import { PrivateShell } from './components/shell/private-shell';
+import { CloudscapeI18n } from './i18n/cloudscape';
 import { RouteErrorPage } from './pages/errors/route-error-page';
-import { AFTER_LOGIN_PATH } from './paths';
 
-/** Frame of every page. The next issue puts the app shell (top bar, side menu) here. */
+/** Marks the route whose pages the app shell frames (`handle` of the private layout route). */
+interface FrameHandle {
+  shell?: boolean;
+}
+
+/** Frame of every page: private pages get the app shell (PrivateShell), the others a simple padded page. */
 function RootLayout() {
+  const inShell = useMatches().some((match) => (match.handle as FrameHandle | undefined)?.shell === true);
+  if (inShell) return <Outlet />;
   return (
     <Box padding={{ vertical: 'l', horizontal: 'xl' }}>
       <Outlet />
     </Box>
   );
 }
+
+/**
+ * Private areas that later issues build (core §2, administration §2). Each shows the coming-soon page under
+ * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
+ */
+const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
+  { titleKey: 'menu.dashboard' },
+  { path: 'reports', titleKey: 'menu.reports' },
+  { path: 'moments', titleKey: 'menu.moments' },
+  { path: 'tickets/:ticketUuid?', titleKey: 'menu.tickets' },
+  { path: 'contacts', titleKey: 'menu.contacts' },
+  { path: 'contacts/import', titleKey: 'menu.contactsImport' },
+  { path: 'quick-messages', titleKey: 'menu.quickMessages' },
+  { path: 'schedules', titleKey: 'menu.schedules' },
+  { path: 'tags', titleKey: 'menu.tags' },
+  { path: 'Kanban', titleKey: 'menu.kanban' },
+  { path: 'TagsKanban', titleKey: 'menu.tagsKanban' },
+  { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
+  { path: 'helps', titleKey: 'menu.helps' },
+  { path: 'campaigns', titleKey: 'menu.campaignsList' },
+  { path: 'campaigns-config', titleKey: 'menu.campaignsConfig' },
+  { path: 'campaign/:campaignId/report', titleKey: 'menu.campaignReport' },
+  { path: 'contact-lists', titleKey: 'menu.contactLists' },
+  { path: 'contact-lists/:contactListId/contacts', titleKey: 'menu.contactListItems' },
+  { path: 'phrase-lists', titleKey: 'menu.phraseLists' },
+  { path: 'flowbuilders', titleKey: 'menu.flowbuilders' },
+  { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
+  { path: 'announcements', titleKey: 'menu.announcements' },
+  { path: 'messages-api', titleKey: 'menu.messagesApi' },
+  { path: 'queues', titleKey: 'menu.queues' },
+  { path: 'prompts', titleKey: 'menu.prompts' },
+  { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
+  { path: 'connections', titleKey: 'menu.connections' },
+  { path: 'allConnections', titleKey: 'menu.allConnections' },
+  { path: 'files', titleKey: 'menu.files' },
+  { path: 'financeiro', titleKey: 'menu.financeiro' },
+  { path: 'subscription', titleKey: 'menu.subscription' },
+  { path: 'settings', titleKey: 'menu.settings' },
+  { path: 'companies', titleKey: 'menu.companies' },
+];
+
+const comingSoonRoute = ({ path, titleKey }: { path?: string; titleKey: string }): RouteObject => {
+  const lazy = async () => {
+    const { ComingSoonPage } = await import('./pages/coming-soon/coming-soon-page');
+    return { element: <ComingSoonPage titleKey={titleKey} /> };
+  };
+  return path === undefined ? { index: true, lazy } : { path, lazy };
+};
 
 /**
  * The route table. Every page is loaded lazily through the route's `lazy`, so each is its own chunk and
@@ -48,10 +104,13 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        // Private pages: an unauthenticated visitor goes to /login. Seam: the dashboard replaces this
-        // redirect at /, and later issues add their pages (/tickets, /financeiro, ...) as children here.
-        Component: PrivateRoute,
-        children: [{ index: true, element: <Navigate to={AFTER_LOGIN_PATH} replace /> }],
+        // Private pages, framed by the app shell: an unauthenticated visitor goes to /login. Later issues
+        // replace their COMING_SOON_ROUTES entry with their page here.
+        Component: PrivateShell,
+        handle: { shell: true } satisfies FrameHandle,
+        children: [
+          ...COMING_SOON_ROUTES.map(comingSoonRoute),
+        ],
       },
       // Neither public nor private: what this deployment is and whether it reaches its server.
       {
@@ -68,13 +127,18 @@ export const routes: RouteObject[] = [
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
-/** The whole app: services and toasts around the router (a browser router in main.tsx, memory in tests). */
+/**
+ * The whole app: services, Cloudscape's translated labels and toasts around the router (a browser router in
+ * main.tsx, memory in tests).
+ */
 export function App({ services, router }: { services: AppServices; router: AppRouter }) {
   return (
     <AppServicesProvider services={services}>
-      <NotificationsProvider>
-        <RouterProvider router={router} />
-      </NotificationsProvider>
+      <CloudscapeI18n>
+        <NotificationsProvider>
+          <RouterProvider router={router} />
+        </NotificationsProvider>
+      </CloudscapeI18n>
     </AppServicesProvider>
   );
 }

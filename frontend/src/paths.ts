@@ -4,11 +4,8 @@ export const LOGIN_PATH = '/login';
 export const SIGNUP_PATH = '/signup';
 export const FORGOT_PASSWORD_PATH = '/forgetpsw';
 
-/**
- * Where a login lands (core spec §2: /tickets). Seam for the tickets issue: the ticket list does not exist
- * yet, so this is the status page; that issue changes this one constant to '/tickets'.
- */
-export const AFTER_LOGIN_PATH = '/status';
+/** Where a login lands (core spec §2: /tickets; a coming-soon page until the tickets issue builds it). */
+export const AFTER_LOGIN_PATH = '/tickets';
 
 /** Where a login lands when the company's subscription has expired (core spec §2, §4). */
 export const EXPIRED_SUBSCRIPTION_PATH = '/financeiro';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyStoredTheme, getTheme, setTheme, THEME_STORAGE_KEY, toggleTheme } from './theme';
+import { adoptDefaultTheme, applyStoredTheme, getTheme, setTheme, THEME_STORAGE_KEY, toggleTheme } from './theme';
 
 const dark = () => document.body.classList.contains('awsui-dark-mode');
 
@@ -22,5 +22,16 @@ describe('theme', () => {
     expect(applyStoredTheme()).toBe('dark');
     expect(dark()).toBe(true);
     setTheme('light');
+  });
+
+  it("starts a browser without a choice on the user's default theme, and keeps a remembered choice", () => {
+    adoptDefaultTheme('dark');
+    expect(dark()).toBe(true);
+    expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
+
+    setTheme('light');
+    adoptDefaultTheme('dark');
+    expect(getTheme()).toBe('light');
+    expect(dark()).toBe(false);
   });
 });

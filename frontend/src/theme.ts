@@ -3,7 +3,8 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * Light/dark theme (user.defaultTheme in the spec: light by default). The choice is kept in localStorage
- * so the first paint after a reload already has it; the login flow calls setTheme(user.defaultTheme).
+ * so the first paint after a reload already has it. The app shell starts a browser without a choice on
+ * the user's defaultTheme (adoptDefaultTheme); the top bar's toggle then changes and remembers it.
  */
 export type ThemeMode = 'light' | 'dark';
 export const THEME_STORAGE_KEY = 'preferredTheme';
@@ -28,6 +29,11 @@ export const setTheme = (mode: ThemeMode): void => {
 };
 
 export const toggleTheme = (): void => setTheme(getTheme() === 'dark' ? 'light' : 'dark');
+
+/** Applies the user's default theme unless this browser already remembers a choice. */
+export const adoptDefaultTheme = (mode: ThemeMode): void => {
+  if (localStorage.getItem(THEME_STORAGE_KEY) === null) setTheme(mode === 'dark' ? 'dark' : 'light');
+};
 
 /** The current theme; re-renders when it changes (for the top bar's toggle). */
 export const useTheme = (): ThemeMode =>

@@ -1,11 +1,14 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/api/session';
+import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
+import { shellRoutes } from '@/testing/shell-api';
 import { PrivateRoute, PublicRoute } from './route-guards';
 
-const api = () => fakeApi({ 'GET /version': () => json(200, { version: '7.0.0' }) }).adapter;
+const api = () =>
+  fakeApi({ 'GET /version': () => json(200, { version: '7.0.0' }), ...shellRoutes(authUser()) }).adapter;
 
 describe('private routing', () => {
   it('sends an unauthenticated visitor of a private route to /login', async () => {
@@ -20,8 +23,8 @@ describe('private routing', () => {
     async (path) => {
       const { router } = renderApp({ path, adapter: api(), token: 'token-1' });
 
-      expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
-      expect(router.state.location.pathname).toBe('/status');
+      expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
+      expect(router.state.location.pathname).toBe('/');
       expect(screen.queryByRole('heading', { name: 'Entrar' })).toBeNull();
     },
   );

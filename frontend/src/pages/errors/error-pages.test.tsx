@@ -1,10 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
+import { shellRoutes } from '@/testing/shell-api';
 import { AccessDeniedPage } from './access-denied-page';
 
-const api = () => fakeApi({ 'GET /version': () => json(200, { version: '7.0.0' }) }).adapter;
+const api = () =>
+  fakeApi({ 'GET /version': () => json(200, { version: '7.0.0' }), ...shellRoutes(authUser()) }).adapter;
 
 describe('403 page', () => {
   it("says 'Oops! Acesso Negado!' and 'Voltar' goes to /tickets inside the app", async () => {
@@ -33,7 +36,7 @@ describe('404 page', () => {
     expect(await screen.findByText('Página não encontrada')).toBeTruthy();
     act(() => wrapper.findLink()?.click());
 
-    expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/status');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
   });
 });

@@ -74,10 +74,11 @@ describe('status page', () => {
     act(() => socket.stop());
   });
 
-  it('is where / leads for now', async () => {
+  it('stays reachable for a signed-in user, on its own page outside the app shell', async () => {
     const api = fakeApi({ 'GET /version': () => json(200, { version: '7.0.0' }) });
-    const { router } = renderApp({ path: '/', adapter: api.adapter });
+    const { router, wrapper } = renderApp({ path: '/status', adapter: api.adapter, token: 'token-1' });
     expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/status');
+    expect(wrapper.findSideNavigation()).toBeNull();
   });
 });

@@ -42,8 +42,8 @@ describe('login page', () => {
     expect(meterText(wrapper)).toContain('Força da senha: Senha forte');
     submit(wrapper);
 
-    expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/status');
+    expect(await screen.findByRole('heading', { name: 'Atendimentos' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/tickets');
     expect(localStorage.getItem('token')).toBe(TOKEN);
     expect(loginCalls(api).map((r) => r.body)).toEqual([{ email: 'ana@example.com', password: 'Str0ng!Pass' }]);
     expect(changes.map((c) => (c.user as { name: string }).name)).toEqual(['Ana Souza']);
@@ -68,8 +68,8 @@ describe('login page', () => {
     typeInto(wrapper, 'Senha', 'Str0ng!Pass');
     submit(wrapper);
 
-    expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/status');
+    expect(await screen.findByRole('heading', { name: 'Atendimentos' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/tickets');
   });
 
   it('shows bad credentials translated and stays on the login page without a token', async () => {
@@ -106,8 +106,8 @@ describe('login page', () => {
       .find((b) => b.getElement().textContent === 'Continuar');
     act(() => continueButton?.click());
 
-    expect(await screen.findByRole('heading', { name: 'Status do sistema' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/status');
+    expect(await screen.findByRole('heading', { name: 'Atendimentos' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/tickets');
     expect(loginCalls(api).map((r) => r.body)).toEqual([{ email: 'ana@example.com', password: 'abc' }]);
   });
 

@@ -1,0 +1,93 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { getMe, type AuthUser } from '@/api/auth';
+import { getCompanyPlan, NO_PLAN_FLAGS, type CompanyPlan, type PlanFlags } from '@/api/plans';
+import { getVersion } from '@/api/system';
+import { useAppServices } from '@/app-services';
+import { useRequest } from '@/components/use-request';
+import { useOnReconnect } from '@/realtime/use-socket';
+
+/**
+ * The data the shell gathers for the menu and the top bar. Two of the menu's inputs have no API yet; their
+ * hooks are the seams the later issues fill, so the menu rules (menu.ts) need no change then.
+ */
+
+export type SignedInUser =
+  { status: 'ready'; user: AuthUser } | { status: 'loading' } | { status: 'error'; error: unknown; retry: () => void };
+
+/** The user of the last session answer (login, refresh); after a reload, GET /auth/me fills it. */
+export function useSignedInUser(): SignedInUser {
+  const { sessionUser } = useAppServices();
+  const user = useSyncExternalStore(sessionUser.subscribe, sessionUser.get);
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (user) return;
+    const controller = new AbortController();
+    setFailure(null);
+    getMe({ signal: controller.signal }).then(
+      (me) => sessionUser.set(me),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setFailure({ error });
+      },
+    );
+    return () => controller.abort();
+  }, [user, sessionUser, attempt]);
+
+  if (user) return { status: 'ready', user };
+  if (failure) return { status: 'error', error: failure.error, retry: () => setAttempt((a) => a + 1) };
+  return { status: 'loading' };
+}
+
+const flagsOf = (plan: CompanyPlan): PlanFlags => ({
+  useWhatsapp: plan.useWhatsapp === true,
+  useFacebook: plan.useFacebook === true,
+  useInstagram: plan.useInstagram === true,
+  useCampaigns: plan.useCampaigns === true,
+  useSchedules: plan.useSchedules === true,
+  useInternalChat: plan.useInternalChat === true,
+  useExternalApi: plan.useExternalApi === true,
+  useKanban: plan.useKanban === true,
+  useOpenAi: plan.useOpenAi === true,
+  useIntegrations: plan.useIntegrations === true,
+});
+
+/**
+ * The company's plan flags (GET /companies/listPlan/{companyId}); all off until they arrive. An expired
+ * company is not asked: the server refuses it (ERR_SUBSCRIPTION_EXPIRED) and its menu is reduced anyway.
+ * A failure is not a toast over whatever page is open: the menu keeps its plan-independent entries and
+ * asks again when the socket reconnects.
+ */
+export function usePlanFlags(companyId: number, expired: boolean): { planFlags: PlanFlags; planLoaded: boolean } {
+  const plan = useRequest(
+    (signal) => (expired ? Promise.resolve(null) : getCompanyPlan(companyId, { signal })),
+    [companyId, expired],
+  );
+  useOnReconnect(plan.reload); // a plan may have changed while the socket was down
+  if (plan.status === 'loading') return { planFlags: NO_PLAN_FLAGS, planLoaded: false };
+  if (plan.status === 'error' || !plan.data) return { planFlags: NO_PLAN_FLAGS, planLoaded: true };
+  return { planFlags: flagsOf(plan.data), planLoaded: true };
+}
+
+/** The version text at the bottom of the menu (GET /version); undefined until known or when unreachable. */
+export function useVersion(): string | undefined {
+  const version = useRequest((signal) => getVersion({ signal }), []);
+  return version.status === 'ready' ? version.data.version : undefined;
+}
+
+/**
+ * Seam for the helps issue: true when at least one help entry exists (GET /helps/list, core spec §2).
+ * There is no helps API yet, so the menu never shows /helps today.
+ */
+export function useHelpsExist(): boolean {
+  return false;
+}
+
+/**
+ * Seam for the connections issue: true when any connection is in qrcode, PAIRING, DISCONNECTED, TIMEOUT or
+ * OPENING (core spec §4 Connection). That issue loads GET /whatsapp 2 s after start (spec §9) and follows
+ * `company-{id}-whatsapp` / `-whatsappSession` events; there is no connections API yet, so no badge today.
+ */
+export function useConnectionsNeedAttention(): boolean {
+  return false;
+}

@@ -1,0 +1,127 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
+import Link from '@cloudscape-design/components/link';
+import Popover from '@cloudscape-design/components/popover';
+import Slider from '@cloudscape-design/components/slider';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import TopNavigation from '@cloudscape-design/components/top-navigation';
+import type { CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AuthUser } from '@/api/auth';
+import { useOnFollow } from '@/components/use-on-follow';
+import { AFTER_LOGIN_PATH } from '@/paths';
+import { roleOf } from '@/permissions';
+import { PRODUCT_NAME } from '@/product';
+import { toggleTheme, useTheme } from '@/theme';
+import { setVolume, useIsNarrowScreen, useVolume } from './preferences';
+import { formatDueDate } from './subscription';
+
+/** The id AppLayout's `headerSelector` points at, so the layout sits below the bar. */
+export const TOP_BAR_ID = 'app-top-bar';
+
+const BAR_STYLE: CSSProperties = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: 16,
+  minHeight: 48,
+  padding: '4px 16px',
+};
+
+const percent = (volume: number) => Math.round(volume * 100);
+
+/**
+ * The top bar (core spec §2 'Top bar'): product name, greeting with the user's and the company's name
+ * (admins also see the due date), theme toggle, volume slider, page refresh and the account menu (profile,
+ * logout). The menu toggle is AppLayout's own. Later issues add notifications, announcements and internal
+ * chats here. Built as custom content because a slider cannot be a TopNavigation utility.
+ */
+export function TopBar({
+  user,
+  onProfile,
+  onLogout,
+  onReload = () => window.location.reload(),
+}: {
+  user: AuthUser;
+  onProfile: () => void;
+  onLogout: () => void;
+  onReload?: () => void;
+}) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const volume = useVolume();
+  const narrow = useIsNarrowScreen();
+  const onFollow = useOnFollow();
+  const admin = roleOf(user) === 'admin';
+
+  return (
+    <div id={TOP_BAR_ID} style={{ position: 'sticky', top: 0, zIndex: 1002 }}>
+      <TopNavigation visualContext="top-navigation">
+        <div style={BAR_STYLE}>
+          <Link href={AFTER_LOGIN_PATH} onFollow={onFollow} variant="primary" fontSize="heading-m" color="inverted">
+            {PRODUCT_NAME}
+          </Link>
+          {!narrow && (
+            <div data-testid="shell-greeting" style={{ flex: '1 1 auto', minWidth: 0 }}>
+              <Box color="inherit" fontSize="body-m">
+                {t('shell.greeting', { name: user.name, company: user.company.name })}
+                {admin && (
+                  <Box variant="span" color="inherit" fontSize="body-s" padding={{ left: 's' }}>
+                    {t('shell.dueDate', { date: formatDueDate(user.company.dueDate) })}
+                  </Box>
+                )}
+              </Box>
+            </div>
+          )}
+          <div style={{ marginLeft: 'auto' }}>
+            <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+              <Button
+                variant="icon"
+                iconName="light-dark"
+                ariaLabel={theme === 'dark' ? t('shell.themeToLight') : t('shell.themeToDark')}
+                onClick={toggleTheme}
+              />
+              <Popover
+                triggerType="custom"
+                position="bottom"
+                size="medium"
+                renderWithPortal
+                header={t('shell.volume')}
+                dismissAriaLabel={t('common.close')}
+                content={
+                  <Slider
+                    min={0}
+                    max={1}
+                    step={0.1}
+                    value={volume}
+                    ariaLabel={t('shell.volume')}
+                    valueFormatter={(value) => `${percent(value)}%`}
+                    onChange={({ detail }) => setVolume(detail.value)}
+                  />
+                }
+              >
+                <Button
+                  variant="icon"
+                  iconName={volume === 0 ? 'audio-off' : volume < 0.5 ? 'audio-half' : 'audio-full'}
+                  ariaLabel={t('shell.volumeButton', { percent: percent(volume) })}
+                />
+              </Popover>
+              <Button variant="icon" iconName="refresh" ariaLabel={t('shell.refresh')} onClick={onReload} />
+              <ButtonDropdown
+                variant="icon"
+                iconName="user-profile"
+                ariaLabel={t('shell.account', { name: user.name })}
+                expandToViewport
+                items={[
+                  { id: 'profile', text: t('shell.profile'), iconName: 'user-profile' },
+                  { id: 'logout', text: t('shell.logout'), iconName: 'sign-out' },
+                ]}
+                onItemClick={({ detail }) => (detail.id === 'logout' ? onLogout() : onProfile())}
+              />
+            </SpaceBetween>
+          </div>
+        </div>
+      </TopNavigation>
+    </div>
+  );
+}
