@@ -45,11 +45,12 @@ export default defineConfig({
             vendor('amplify', ['aws-amplify', '@aws-amplify', '@aws-crypto', '@smithy', '@aws-sdk', 'tslib'], 20),
             {
               // Split by the set of pages that use each component: a page's own Cloudscape components
-              // load with it instead of growing the chunk every page waits for. Pieces under 20 kB merge
-              // into a neighbour so the page count does not multiply tiny chunks.
+              // load with it instead of growing the chunk every page waits for. Pieces under 2 kB merge
+              // into a neighbour so the page count does not multiply tiny chunks; a larger threshold
+              // merged page-only pieces into chunks the entry loads (docs/decisions.md D28).
               ...vendor('cloudscape', ['@cloudscape-design'], 10),
               entriesAware: true,
-              entriesAwareMergeThreshold: 20_000,
+              entriesAwareMergeThreshold: 2_000,
             },
             { name: 'vendor', test: /[\\/]node_modules[\\/]/, priority: 0 },
           ],
