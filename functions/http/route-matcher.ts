@@ -37,6 +37,18 @@ export const toRoutePath = (rawPath: string): string | null => {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 };
 
+const decodeParameters = (names: string[], m: RegExpExecArray): Record<string, string> | null => {
+  const pathParameters: Record<string, string> = {};
+  try {
+    names.forEach((name, i) => {
+      pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
+    });
+  } catch {
+    return null;
+  }
+  return pathParameters;
+};
+
 /**
  * Matches a request against a route table the way API Gateway does: static segments win over
  * parameters (`/users/list` before `/users/{id}`), then the method decides. A path that exists with
@@ -55,10 +67,9 @@ export const createRouteMatcher = (routes: readonly RouteDef[]) => {
       const m = c.regex.exec(path);
       if (!m) continue;
       if (c.route.method === method.toUpperCase()) {
-        const pathParameters: Record<string, string> = {};
-        c.names.forEach((name, i) => {
-          pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
-        });
+        const pathParameters = decodeParameters(c.names, m);
+        // A malformed %-escape names nothing that can exist: the path matches no route (never a 500).
+        if (!pathParameters) return { kind: 'not-found' };
         return { kind: 'route', route: c.route, pathParameters };
       }
       allowed.add(c.route.method);

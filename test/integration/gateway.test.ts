@@ -100,6 +100,13 @@ describe('HTTP API through the gateway', () => {
     expect(await res.json()).toMatchObject({ error: 'ERR_MALFORMED_JSON' });
   });
 
+  it('answers a malformed %-escape in a path (e.g. a reset link typed by hand) with a 404, never a 5xx', async () => {
+    const res = await fetch(`${gatewayUrl}/api/forgetpassword/ana%E0%A4%A@x.com`, { method: 'POST' });
+
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: 'ERR_NOT_FOUND' });
+  });
+
   it('passes path parameters: a non-numeric tag id is a 400 on params.id', async () => {
     const res = await fetch(`${gatewayUrl}/api/tags/abc`, {
       headers: { authorization: `Bearer ${await userToken()}` },

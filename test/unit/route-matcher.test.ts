@@ -21,6 +21,11 @@ describe('route matching', () => {
     expect(m).toMatchObject({ kind: 'route', pathParameters: { id: 'a b' } });
   });
 
+  it('answers a malformed %-escape in a parameter as not found, never by throwing', () => {
+    expect(match('GET', '/api/users/%E0%A4%A').kind).toBe('not-found');
+    expect(match('GET', '/api/users/100%').kind).toBe('not-found');
+  });
+
   it('treats a trailing slash like none (the spec calls /users/)', () => {
     const m = match('GET', '/api/users/');
     expect(m.kind === 'route' && m.route.handler).toBe('d');
