@@ -110,6 +110,10 @@ export const routes: RouteObject[] = [
         handle: { shell: true } satisfies FrameHandle,
         children: [
           ...COMING_SOON_ROUTES.map(comingSoonRoute),
+          {
+            path: 'users',
+            lazy: async () => ({ Component: (await import('./pages/users/users-page')).UsersPage }),
+          },
         ],
       },
       // Neither public nor private: what this deployment is and whether it reaches its server.
