@@ -114,6 +114,10 @@ export const routes: RouteObject[] = [
             path: 'users',
             lazy: async () => ({ Component: (await import('./pages/users/users-page')).UsersPage }),
           },
+          {
+            path: 'todolist',
+            lazy: async () => ({ Component: (await import('./pages/todolist/todo-list-page')).TodoListPage }),
+          },
         ],
       },
       // Neither public nor private: what this deployment is and whether it reaches its server.
