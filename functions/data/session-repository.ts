@@ -121,14 +121,16 @@ export const getRefreshToken = async (hash: string): Promise<RefreshTokenRecord 
 export type RotationOutcome = 'rotated' | 'already-used' | 'session-ended';
 
 /**
- * Rotation, all or nothing: the old token is marked used (only if it was not already), the new one is
- * stored, and the session must still be the user's current one.
+ * Rotation, all or nothing: the old token is marked used (only if it was not already, or was used at or
+ * after `usedSince` — the reuse grace of D29), the new one is stored, and the session must still be the
+ * user's current one.
  */
 export const rotateRefreshToken = async (
   oldHash: string,
   old: RefreshTokenRecord,
   newHash: string,
   expiresAt: string,
+  usedSince: string,
 ): Promise<RotationOutcome> => {
   try {
     await mapDynamoErrors(
@@ -140,9 +142,14 @@ export const rotateRefreshToken = async (
                 Update: {
                   TableName: tableName(),
                   Key: refreshTokenKeys(oldHash),
-                  UpdateExpression: 'SET usedAt = :now, replacedBy = :next',
-                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt)',
-                  ExpressionAttributeValues: { ':now': new Date().toISOString(), ':next': newHash },
+                  // The first use's time stays: the grace runs from it, not from the latest sibling.
+                  UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :now), replacedBy = :next',
+                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt >= :since)',
+                  ExpressionAttributeValues: {
+                    ':now': new Date().toISOString(),
+                    ':next': newHash,
+                    ':since': usedSince,
+                  },
                 },
               },
               {

@@ -1,8 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { LOGIN_LIMITS } from '../../functions/core/auth/auth-service';
+import { LOGIN_LIMITS, REFRESH_REUSE_GRACE_SECONDS } from '../../functions/core/auth/auth-service';
 import { db, tableName } from '../../functions/data/client';
 import { companyKeys, getCompany } from '../../functions/data/company-repository';
+import { refreshTokenHash, refreshTokenKeys } from '../../functions/data/session-repository';
 import { api, freshCompany, userWithPassword, type TestCompany } from '../helpers/fixtures';
 import { randomLoopback, sessionClient, type SessionClient } from '../helpers/session-client';
 import { connectSocket, openSockets } from '../helpers/ws-client';
@@ -126,6 +127,38 @@ describe('POST /auth/refresh_token', () => {
     expect(res.body.error).toBe('ERR_SESSION_EXPIRED');
   });
 
+  /** Moves a refresh token's first use back in time, past the reuse grace (instead of waiting it out). */
+  const usedLongAgo = (token: string) =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: refreshTokenKeys(refreshTokenHash(token)),
+        UpdateExpression: 'SET usedAt = :then',
+        ExpressionAttributeValues: {
+          ':then': new Date(Date.now() - (REFRESH_REUSE_GRACE_SECONDS + 1) * 1000).toISOString(),
+        },
+      }),
+    );
+
+  it('two tabs refreshing with the same cookie at the same moment both get through, and the session lives on', async () => {
+    const user = await userWithPassword(t.company.id, PASSWORD);
+    const { client } = await loggedIn(user.email);
+    const shared = client.cookies.get('jrt')!;
+    const otherTab = sessionClient(fileIp);
+    otherTab.cookies.set('jrt', shared);
+
+    const [a, b] = await Promise.all([
+      client.call('POST', '/auth/refresh_token'),
+      otherTab.call('POST', '/auth/refresh_token'),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await api(a.body.token).get('/auth/me')).status).toBe(200);
+    expect((await api(b.body.token).get('/auth/me')).status).toBe(200);
+    // Whichever cookie the browser kept refreshes again.
+    expect((await client.call('POST', '/auth/refresh_token')).status).toBe(200);
+    expect((await otherTab.call('POST', '/auth/refresh_token')).status).toBe(200);
+  });
+
   it('a replayed refresh token ends the whole session: even the newest token and access token stop working', async () => {
     const user = await userWithPassword(t.company.id, PASSWORD);
     const { client } = await loggedIn(user.email);
@@ -133,6 +166,7 @@ describe('POST /auth/refresh_token', () => {
     const rotated = await client.call('POST', '/auth/refresh_token');
     expect(rotated.status).toBe(200);
     const newest = client.cookies.get('jrt')!;
+    await usedLongAgo(stolen);
 
     const thief = sessionClient(randomLoopback());
     thief.cookies.set('jrt', stolen);

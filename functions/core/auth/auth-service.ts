@@ -136,8 +136,16 @@ export const login = async (input: { email: string; password: string; sourceIp: 
 };
 
 /**
+ * How long a just-exchanged refresh token may be exchanged again (D29): two tabs of one browser that both
+ * find their access token expired send the same cookie at once, and the slower one must not end the
+ * session. Past this, a second exchange is a replay.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 15;
+
+/**
  * Exchanges a refresh token for a new one and a new access token. A token that was already exchanged is
- * being replayed — by a thief or by the user after a thief — so the whole session ends (401 either way).
+ * being replayed — by a thief or by the user after a thief — so the whole session ends (401 either way),
+ * unless it was exchanged within the last REFRESH_REUSE_GRACE_SECONDS (then it gets a sibling token).
  */
 export const refreshSession = async (token: string | null): Promise<SessionAnswer> => {
   if (!token) throw sessionEnded();
@@ -148,12 +156,13 @@ export const refreshSession = async (token: string | null): Promise<SessionAnswe
     await endSession(record.companyId, record.userId, record.sessionId);
     logger.warn('refresh token reused: session revoked', { companyId: record.companyId, userId: record.userId });
   };
-  if (record.usedAt) {
+  const usedSince = new Date(Date.now() - REFRESH_REUSE_GRACE_SECONDS * 1000).toISOString();
+  if (record.usedAt && record.usedAt < usedSince) {
     await revokeFamily();
     throw sessionEnded();
   }
   const next = newRefreshToken();
-  const outcome = await rotateRefreshToken(hash, record, refreshTokenHash(next.token), next.expiresAt);
+  const outcome = await rotateRefreshToken(hash, record, refreshTokenHash(next.token), next.expiresAt, usedSince);
   if (outcome === 'already-used') await revokeFamily();
   if (outcome !== 'rotated') throw sessionEnded();
   const { user, company } = await getUserAndCompany(record.companyId, record.userId);
