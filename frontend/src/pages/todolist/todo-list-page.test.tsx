@@ -1,9 +1,9 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signedInRoutes } from '@/pages/users/test-kit';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
+import { shellRoutes } from '@/testing/shell-api';
 import { TODO_STORAGE_KEY, type TodoItem } from './todo-storage';
 
 type Wrapper = ReturnType<typeof renderApp>['wrapper'];
@@ -12,7 +12,7 @@ const openTodos = async () => {
   // Any signed-in user has the list; a plain attendant here.
   const view = renderApp({
     path: '/todolist',
-    adapter: fakeApi(signedInRoutes(authUser({ profile: 'user' }))).adapter,
+    adapter: fakeApi(shellRoutes(authUser({ profile: 'user' }))).adapter,
   });
   // The first test of the file pays for transforming the shell's and the page's chunks.
   expect(await screen.findByRole('heading', { name: 'Tarefas' }, { timeout: 15_000 })).toBeTruthy();

@@ -1,44 +1,11 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act } from '@testing-library/react';
-import type { AuthUser } from '@/api/auth';
 import type { User } from '@/api/users';
 import { authUser } from '@/testing/auth-fixtures';
-import { json, type Route } from '@/testing/fake-api';
 
 /** Test helpers of the users area (component tests only). */
 
 type ElementWrapper = ReturnType<typeof createWrapper>;
-
-/**
- * What every private page needs from the server around it: the signed-in user, the version and the
- * company's plan (the app shell reads them), so the page under test shows without error toasts.
- */
-export const signedInRoutes = (me: AuthUser): Record<string, Route> => ({
-  'GET /auth/me': () => json(200, me),
-  'GET /version': () => json(200, { version: '7.0.0' }),
-  [`GET /companies/listPlan/${me.companyId}`]: () =>
-    json(200, {
-      plan: {
-        id: 1,
-        name: 'Básico',
-        users: 10,
-        connections: 3,
-        queues: 10,
-        amount: 49,
-        isPublic: true,
-        useWhatsapp: true,
-        useFacebook: true,
-        useInstagram: true,
-        useCampaigns: true,
-        useSchedules: true,
-        useInternalChat: true,
-        useExternalApi: true,
-        useKanban: true,
-        useOpenAi: true,
-        useIntegrations: true,
-      },
-    }),
-});
 
 /** The open dialog (the app shell keeps closed ones in the page too). */
 export const openModal = (wrapper: ElementWrapper) => {

@@ -6,6 +6,7 @@ import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
 import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
+import { shellRoutes } from '@/testing/shell-api';
 import { pageReload } from './page-reload';
 import {
   buttonNamed,
@@ -14,7 +15,6 @@ import {
   FakeIntersectionObserver,
   noOpenModal,
   openModal,
-  signedInRoutes,
   toggleNamed,
   userRow,
 } from './test-kit';
@@ -46,7 +46,7 @@ const listRoute =
 const usersApi = (extra: Record<string, Route> = {}, me = ADMIN) => {
   let people = [...PEOPLE];
   const server = fakeApi({
-    ...signedInRoutes(me),
+    ...shellRoutes(me),
     'GET /users': listRoute(() => people),
     ...extra,
   });
