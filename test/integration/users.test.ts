@@ -1,7 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createQueue } from '../../functions/data/queue-repository';
 import { countUsers, findUserIdByEmail, getUser } from '../../functions/data/user-repository';
-import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
+import { api, freshCompany, userWithPassword, type TestCompany } from '../helpers/fixtures';
+import { someConnection } from '../helpers/connections';
+import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
+import { signAccessToken } from '../../functions/core/access-token';
 
 let t: TestCompany;
 beforeAll(async () => {
@@ -138,5 +141,81 @@ describe('the plan limit on users', () => {
     expect(await countUsers(c.company.id)).toBe(3);
     await api(c.adminToken).delete(`/users/${third.body.id}`);
     expect((await api(c.adminToken).post('/users', newUser())).status).toBe(201);
+  });
+});
+
+describe("a user's default connection", () => {
+  it("must be one of the company's connections: another company's or a missing one is a 400 and nothing changes", async () => {
+    const other = await freshCompany();
+    const foreign = await someConnection(other.company.id);
+    const own = await someConnection(t.company.id);
+
+    for (const whatsappId of [foreign.id, 999_999_999]) {
+      const res = await api(t.adminToken).put(`/users/${t.attendant.id}`, { whatsappId });
+      expect(res.status).toBe(400);
+      expect(res.body.fields).toEqual([{ field: 'body.whatsappId', reason: `no connection ${whatsappId}` }]);
+    }
+    expect((await getUser(t.company.id, t.attendant.id))?.whatsappId).toBeNull();
+
+    const ok = await api(t.adminToken).put(`/users/${t.attendant.id}`, { whatsappId: own.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.whatsappId).toBe(own.id);
+  });
+});
+
+describe('company-{id}-user events', () => {
+  let c: TestCompany;
+  let admin: TestSocket;
+  let subject: TestSocket;
+  let bystander: TestSocket;
+
+  /** Nothing is queued for this socket: a ping's pong is the very next message. */
+  const expectNothingPending = async (s: TestSocket) => {
+    s.send({ action: 'ping' });
+    expect(await s.next()).toEqual({ action: 'pong' });
+  };
+
+  beforeAll(async () => {
+    c = await freshCompany();
+    const other = await userWithPassword(c.company.id, 'Senha@2026');
+    const otherToken = await signAccessToken({
+      companyId: c.company.id,
+      userId: other.id,
+      profile: 'user',
+      super: false,
+    });
+    const url = (token: string) => `${inject('wsUrl')}?token=${token}`;
+    [admin, subject, bystander] = await Promise.all([
+      connectSocket(url(c.adminToken)),
+      connectSocket(url(c.attendantToken)),
+      connectSocket(url(otherToken)),
+    ]);
+  });
+  afterAll(() => {
+    for (const s of openSockets) s.terminate();
+  });
+
+  it('a change reaches the admins and the user changed, never another plain user, and never carries the hash', async () => {
+    const res = await api(c.adminToken).put(`/users/${c.attendant.id}`, { showDashboard: 'enabled' });
+    expect(res.status).toBe(200);
+    for (const s of [admin, subject]) {
+      const event = await s.next();
+      expect(event).toMatchObject({
+        channel: `company-${c.company.id}-user`,
+        action: 'update',
+        user: { id: c.attendant.id, showDashboard: 'enabled' },
+      });
+      expect(JSON.stringify(event)).not.toMatch(/passwordHash|sessionId/);
+    }
+    await expectNothingPending(bystander);
+  });
+
+  it('creating and deleting a user reach the admins', async () => {
+    const created = await api(c.adminToken).post('/users', newUser());
+    expect(await admin.next()).toMatchObject({ action: 'create', user: { id: created.body.id } });
+    await api(c.adminToken).delete(`/users/${created.body.id}`);
+    expect(await admin.next()).toMatchObject({ action: 'delete', userId: created.body.id });
+    await expectNothingPending(subject);
+    await expectNothingPending(bystander);
   });
 });

@@ -7,9 +7,11 @@ import { fetchPage, type PagingInput } from '../paging';
 import { hashPassword } from '../passwords';
 import { getCompany } from '../../data/company-repository';
 import { getPlan } from '../../data/plan-repository';
+import { getConnection } from '../../data/connection-repository';
 import { listQueues } from '../../data/queue-repository';
 import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
 import { isOnline } from '../../data/user-presence-repository';
+import { adminsAnd, publish } from '../../realtime/publisher';
 import {
   createUser,
   deleteUser,
@@ -74,6 +76,18 @@ const findInCompany = async (auth: AuthContext, id: number): Promise<User> => {
   return user;
 };
 
+/**
+ * `company-{id}-user` (core spec §7): the users list of every admin, and the user's own tabs, follow
+ * changes live. Best effort: the change is stored; a failed fan-out only costs liveness.
+ */
+const announceUser = async (companyId: number, userId: number, event: { action: string; [k: string]: unknown }) => {
+  try {
+    await publish(companyId, { channel: `company-${companyId}-user`, ...event }, adminsAnd([userId]));
+  } catch (err) {
+    logger.warn('user event not sent', { companyId, userId, ...errorFields(err) });
+  }
+};
+
 export const listCompanyUsers = async (
   auth: AuthContext,
   q: PagingInput & { searchParam?: string | undefined },
@@ -98,6 +112,16 @@ export const showUser = async (auth: AuthContext, id: number): Promise<UserView>
 
 export type UserInput = Omit<UserChanges, 'passwordHash'> & { password?: string };
 
+/** A user's default connection (`whatsappId`) must be one of the company's connections. */
+const checkConnection = async (companyId: number, whatsappId: number | null | undefined) => {
+  if (whatsappId === null || whatsappId === undefined) return;
+  if (!(await getConnection(companyId, whatsappId))) {
+    throw new BadRequest('ERR_VALIDATION', 'Unknown connection', [
+      { field: 'body.whatsappId', reason: `no connection ${whatsappId}` },
+    ]);
+  }
+};
+
 const checkQueues = async (companyId: number, queueIds: number[] | undefined) => {
   if (!queueIds || queueIds.length === 0) return;
   const known = new Set((await listQueues(companyId)).map((q) => q.id));
@@ -114,6 +138,7 @@ export const createCompanyUser = async (
   input: UserInput & Required<Pick<UserInput, 'name' | 'email' | 'password' | 'profile'>>,
 ): Promise<UserView> => {
   await checkQueues(auth.companyId, input.queueIds);
+  await checkConnection(auth.companyId, input.whatsappId);
   const company = await getCompany(auth.companyId);
   const plan = company ? await getPlan(company.planId) : null;
   const { password, ...fields } = input;
@@ -122,7 +147,9 @@ export const createCompanyUser = async (
     { ...fields, passwordHash: await hashPassword(password) },
     plan ? { maxUsers: plan.users } : {},
   );
-  return viewOf(user);
+  const view = await viewOf(user);
+  await announceUser(auth.companyId, user.id, { action: 'create', user: view });
+  return view;
 };
 
 export const updateCompanyUser = async (auth: AuthContext, id: number, input: UserInput): Promise<UserView> => {
@@ -135,9 +162,13 @@ export const updateCompanyUser = async (auth: AuthContext, id: number, input: Us
     if (touched.length > 0) throw new Forbidden('ERR_NO_PERMISSION', `Only admins change ${touched.join(', ')}`);
   }
   await checkQueues(auth.companyId, input.queueIds);
+  // Only a new choice is checked: a connection deleted since must not block unrelated edits.
+  if (input.whatsappId !== current.whatsappId) await checkConnection(auth.companyId, input.whatsappId);
   const { password, ...fields } = input;
   const changes: UserChanges = { ...fields, ...(password ? { passwordHash: await hashPassword(password) } : {}) };
-  return viewOf(await updateUser(auth.companyId, id, changes));
+  const view = await viewOf(await updateUser(auth.companyId, id, changes));
+  await announceUser(auth.companyId, id, { action: 'update', user: view });
+  return view;
 };
 
 export const deleteCompanyUser = async (auth: AuthContext, id: number): Promise<void> => {
@@ -148,6 +179,7 @@ export const deleteCompanyUser = async (auth: AuthContext, id: number): Promise<
   }
   const user = await findInCompany(auth, id);
   await deleteUser(auth.companyId, id);
+  await announceUser(auth.companyId, id, { action: 'delete', userId: id });
   if (user.profileImage) {
     await deleteMediaObject(user.profileImage).catch((err: unknown) =>
       logger.warn('avatar of a deleted user not removed', {
@@ -198,5 +230,7 @@ export const uploadUserAvatar = async (
       logger.warn('old avatar not deleted', { companyId: auth.companyId, userId: id, ...errorFields(err) }),
     );
   }
-  return viewOf(updated);
+  const view = await viewOf(updated);
+  await announceUser(auth.companyId, id, { action: 'update', user: view });
+  return view;
 };
