@@ -44,7 +44,7 @@ describe('the app served by the local cloud', () => {
 
     await page.getByLabel('Senha', { exact: true }).fill('Zapdesk@2026');
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL('**/status');
+    await page.waitForURL('**/tickets');
     // Signed in, the public login page sends the visitor back into the app.
     await page.goto('/login');
     await page.waitForURL((url) => !url.pathname.endsWith('/login'));
