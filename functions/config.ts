@@ -49,13 +49,31 @@ const configSchema = z
      * (functions/core/email/). Unset in AWS, where e-mail goes through SES.
      */
     EMAIL_OUTBOX_DIR: z.string().min(1).optional(),
+    /**
+     * Which WhatsApp session implementation the worker runs (functions/channels/whatsapp/): `baileys`
+     * reaches WhatsApp; `simulator` never leaves the process and is "scanned" through
+     * POST /simulator/{whatsappId}/scan. Default: baileys in AWS, simulator locally and in tests.
+     */
+    WHATSAPP_DRIVER: z.enum(['simulator', 'baileys']).optional(),
+    /** WhatsApp worker: how often it renews its heartbeat, checks its sessions and sweeps dead workers. */
+    WORKER_HEARTBEAT_MS: z.coerce.number().int().min(50).default(5_000),
+    /**
+     * WhatsApp worker: how long a heartbeat keeps the worker's leases; past it, another worker takes its
+     * connections over. Must leave room for at least two missed heartbeats.
+     */
+    WORKER_LEASE_MS: z.coerce.number().int().min(200).default(20_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })
   .refine((c) => c.APP_SECRET !== undefined || c.APP_SECRET_ARN !== undefined, {
     message: 'one of APP_SECRET or APP_SECRET_ARN is required',
     path: ['APP_SECRET'],
-  });
+  })
+  .refine((c) => c.WORKER_LEASE_MS >= 3 * c.WORKER_HEARTBEAT_MS, {
+    message: 'must be at least three heartbeats (WORKER_HEARTBEAT_MS)',
+    path: ['WORKER_LEASE_MS'],
+  })
+  .transform((c) => ({ ...c, WHATSAPP_DRIVER: c.WHATSAPP_DRIVER ?? (c.STAGE === 'aws' ? 'baileys' : 'simulator') }));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -15,6 +15,7 @@ import { mapDynamoErrors, type ConditionalFailure } from './errors';
 import { company, pad } from './keys';
 import { queryPage, type Page } from './query-page';
 import type { ScheduleEntry } from './queue-repository';
+import { leaseKeys } from './wa-lease-repository';
 
 /**
  * WhatsApp connection (docs/data-model.md §2.9). Items:
@@ -31,8 +32,11 @@ import type { ScheduleEntry } from './queue-repository';
  */
 export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram';
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
-/** What the API asks the WhatsApp workers to do (the `worker-control` queue, decisions D24). */
-export type SessionCommand = 'start' | 'new-qr' | 'disconnect' | 'restart';
+/**
+ * What the API asks the WhatsApp workers to do (the `worker-control` queue, decisions D24); `scan` is the
+ * phone simulator's "the QR code was scanned" (simulator driver only).
+ */
+export type SessionCommand = 'start' | 'new-qr' | 'disconnect' | 'restart' | 'scan';
 
 export interface Connection {
   id: number;
@@ -579,7 +583,8 @@ export const setSessionState = async (
   companyId: number,
   id: number,
   state: {
-    status: ConnectionStatus;
+    /** Left as it is when absent (a command that changes nothing visible, like the simulator's scan). */
+    status?: ConnectionStatus;
     qrcode?: string;
     retries?: number;
     command?: SessionCommand;
@@ -659,4 +664,134 @@ export const findConnectionByToken = async (
     db().send(new GetCommand({ TableName: tableName(), Key: apiTokenKeys(token) })),
   );
   return out.Item ? { companyId: Number(out.Item.companyId), whatsappId: Number(out.Item.whatsappId) } : null;
+};
+
+/** What the WhatsApp worker writes on a connection (decisions D24): never `version`, never admin fields. */
+export interface WorkerSessionState {
+  status: ConnectionStatus;
+  qrcode?: string;
+  retries?: number;
+  number?: string;
+}
+
+/**
+ * The WhatsApp worker's status write, fenced twice in one transaction: the connection must still carry the
+ * command the session runs under (`sessionCommandAt = generation`; a newer command from the API wins and
+ * the worker goes to carry it out) and the lease must still be this holder's (`holder`, `fence`), so a
+ * worker that lost the connection never writes over the next one. Answers what stopped the write.
+ */
+export const setHeldSessionState = async (
+  companyId: number,
+  id: number,
+  holder: { taskId: string; fence: number },
+  generation: string | null,
+  state: WorkerSessionState,
+): Promise<'written' | 'superseded' | 'lost'> => {
+  const { sets, names, values } = setExpression({ ...state, updatedAt: new Date().toISOString() });
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await mapDynamoErrors(
+        () =>
+          db().send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: tableName(),
+                    Key: connectionKeys(companyId, id),
+                    UpdateExpression: `SET ${sets.join(', ')}`,
+                    ConditionExpression:
+                      generation === null
+                        ? 'attribute_exists(pk) AND attribute_not_exists(sessionCommandAt)'
+                        : 'attribute_exists(pk) AND sessionCommandAt = :generation',
+                    ExpressionAttributeNames: names,
+                    ExpressionAttributeValues: {
+                      ...values,
+                      ...(generation === null ? {} : { ':generation': generation }),
+                    },
+                  },
+                },
+                {
+                  ConditionCheck: {
+                    TableName: tableName(),
+                    Key: leaseKeys(companyId, id),
+                    ConditionExpression: 'holder = :me AND fence = :fence',
+                    ExpressionAttributeValues: { ':me': holder.taskId, ':fence': holder.fence },
+                  },
+                },
+              ],
+            }),
+          ),
+        (failure) => new HeldWriteRefused(failedAt(failure, 1) ? 'lost' : 'superseded'),
+      );
+      return 'written';
+    } catch (err) {
+      if (err instanceof HeldWriteRefused) return err.outcome;
+      // A transaction conflict (an admin edit at the same moment) is worth another try.
+      if (err instanceof DomainError && err.status === 503 && attempt < 4) {
+        await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+        continue;
+      }
+      throw err;
+    }
+  }
+};
+
+/** Why a held write was refused. Never leaves this module. */
+class HeldWriteRefused extends DomainError {
+  constructor(readonly outcome: 'superseded' | 'lost') {
+    super(409, 'ERR_CONFLICT', `session write refused: ${outcome}`);
+  }
+}
+
+/** The worker's view of a held connection: whether it still exists and the last command asked for. */
+export interface SessionCommandState {
+  companyId: number;
+  id: number;
+  sessionCommand?: SessionCommand;
+  sessionCommandAt?: string;
+}
+
+/**
+ * The session commands of many connections, for the worker's check of the connections it holds (one
+ * consistent BatchGet per 100, reading three attributes). Keyed `<companyId>#<id>`; a deleted connection
+ * is absent.
+ */
+export const getSessionCommands = async (
+  connections: readonly { companyId: number; whatsappId: number }[],
+): Promise<Map<string, SessionCommandState>> => {
+  const found = new Map<string, SessionCommandState>();
+  for (let i = 0; i < connections.length; i += 100) {
+    let pending: Record<string, unknown>[] = connections
+      .slice(i, i + 100)
+      .map((c) => connectionKeys(c.companyId, c.whatsappId));
+    for (let round = 0; pending.length > 0; round += 1) {
+      if (round >= 6) throw new Error('BatchGet left connections unprocessed after retries');
+      const request = pending;
+      const out = await mapDynamoErrors(() =>
+        db().send(
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName()]: {
+                Keys: request,
+                ConsistentRead: true,
+                ProjectionExpression: 'companyId, id, sessionCommand, sessionCommandAt',
+              },
+            },
+          }),
+        ),
+      );
+      for (const item of out.Responses?.[tableName()] ?? []) {
+        const state: SessionCommandState = {
+          companyId: Number(item.companyId),
+          id: Number(item.id),
+          ...(item.sessionCommand ? { sessionCommand: item.sessionCommand as SessionCommand } : {}),
+          ...(item.sessionCommandAt ? { sessionCommandAt: String(item.sessionCommandAt) } : {}),
+        };
+        found.set(`${state.companyId}#${state.id}`, state);
+      }
+      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
 };

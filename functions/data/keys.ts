@@ -26,3 +26,16 @@ export const searchForm = (s: string): string =>
     .toLowerCase()
     .replace(/\s+/g, ' ')
     .trim();
+
+/**
+ * 32-bit FNV-1a of a string (UTF-8): a stable, cheap spread of ids over a fixed number of partitions
+ * (`fnv1a(x) % n`), e.g. a connection's signal keys over 16 auth partitions (data-model §2.11).
+ */
+export const fnv1a = (s: string): number => {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(s, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+};

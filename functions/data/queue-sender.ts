@@ -10,7 +10,8 @@ import type { QueueName } from '../jobs/queues';
  */
 let client: SQSClient | undefined;
 
-const sqs = (): SQSClient => {
+/** The process's SQS client (also used by queue-receiver.ts). */
+export const sqs = (): SQSClient => {
   if (!client) {
     const c = config();
     client = new SQSClient({
