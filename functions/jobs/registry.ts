@@ -26,6 +26,9 @@ export interface TickDefinition {
 }
 
 /** Lambda consumers of the queues (the channel workers consume `outbound` and `worker-control`). */
-export const CONSUMERS: readonly ConsumerDefinition[] = [];
+export const CONSUMERS: readonly ConsumerDefinition[] = [
+  // The inbound pipeline (functions/jobs/inbound/handler.ts): contact, ticket, message, events, replies.
+  { queue: 'inbound', entry: 'functions/jobs/inbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
+];
 
 export const TICKS: readonly TickDefinition[] = [];

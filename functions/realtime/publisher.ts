@@ -65,8 +65,19 @@ export interface PublishResult {
 }
 
 /** Fans an event out to the company's connections that the audience admits, in parallel. */
-export const publish = async (companyId: number, event: RealtimeEvent, audience: Audience): Promise<PublishResult> => {
-  const targets = (await listCompanyConnections(companyId)).filter(audience);
+export const publish = async (companyId: number, event: RealtimeEvent, audience: Audience): Promise<PublishResult> =>
+  publishToConnections(await listCompanyConnections(companyId), event, audience);
+
+/**
+ * Fans an event out to connections the caller already listed (a job that sends several events reads the
+ * company's connections once), filtered by the audience.
+ */
+export const publishToConnections = async (
+  connections: readonly WsConnection[],
+  event: RealtimeEvent,
+  audience: Audience,
+): Promise<PublishResult> => {
+  const targets = connections.filter(audience);
   const outcomes = await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, event)));
   const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
   for (const o of outcomes) {

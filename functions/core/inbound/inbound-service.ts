@@ -1,0 +1,384 @@
+import type { Connection } from '../../data/connection-repository';
+import { getContact, type Contact } from '../../data/contact-repository';
+import {
+  applyDelete,
+  applyEdit,
+  claimProviderRef,
+  getMessage,
+  getProviderRef,
+  messageSortKey,
+  messageWireId,
+  raiseAck,
+  refreshLastMessage,
+  storeMessage,
+  type QuotedSnapshot,
+  type StoredMessage,
+} from '../../data/message-repository';
+import { getTicket, type Ticket } from '../../data/ticket-repository';
+import { seededUlid, ulidTime } from '../../data/ulids';
+import { publishToConnections, type RealtimeEvent } from '../../realtime/publisher';
+import { ticketAudience } from '../../realtime/ticket-audience';
+import { errorFields, logger } from '../logger';
+import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
+import { toContactView, toMessageView, toTicketView, type TicketView } from '../tickets/ticket-views';
+import { upsertContact, contactSubjectOf } from './contact-upsert';
+import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from './inbound-event';
+import type { InboundScope } from './inbound-scope';
+import { lastMessagePreview, storedContent } from './message-content';
+import { route, type AutomaticReply } from './routing';
+import { findOrCreateTicket } from './ticket-find-or-create';
+
+/**
+ * The inbound pipeline after the queue (DESIGN §6; data-model §2.17, §4): contact upsert, ticket
+ * find-or-create, the message stored with its ticket's new state in one transaction, real-time events to
+ * the users who may see the ticket, then routing (automatic replies). Idempotent: the provider id is pinned
+ * to one message key before anything is stored, the store is conditional on that key being new, and only
+ * a store that happened publishes — so a redelivered event writes nothing new and publishes nothing twice.
+ * Routing runs on redeliveries too (a crash may have come between the store and the replies); its replies
+ * are keyed by ticket and kind, so they are written and sent at most once.
+ */
+export type InboundOutcome =
+  | 'stored'
+  | 'duplicate'
+  | 'updated'
+  | 'unchanged'
+  | 'ignored:unknown-connection'
+  | 'ignored:groups-disabled'
+  | 'ignored:foreign-media'
+  | 'ignored:unknown-message'
+  | 'ignored:ticket-gone'
+  | 'ignored:reaction-removed';
+
+export const handleInboundEvent = async (event: InboundEvent, scope: InboundScope): Promise<InboundOutcome> => {
+  switch (event.kind) {
+    case 'message':
+      return handleMessage(event, scope);
+    default:
+      return handleChange(event, scope);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------- events
+
+const ticketViewOf = async (scope: InboundScope, ticket: Ticket, contact: Contact): Promise<TicketView> => {
+  const [queues, connection, userName] = await Promise.all([
+    scope.queues(ticket.companyId),
+    scope.connection(ticket.companyId, ticket.whatsappId),
+    ticket.userId === null ? Promise.resolve(null) : scope.userName(ticket.companyId, ticket.userId),
+  ]);
+  const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
+  return toTicketView(ticket, contact, {
+    queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
+    whatsapp: connection ? { id: connection.id, name: connection.name, groupAsTicket: connection.groupAsTicket } : null,
+    user: ticket.userId === null ? null : { id: ticket.userId, name: userName ?? '' },
+  });
+};
+
+/** An event about a ticket, on one of the company's channels (spec §7 real time). */
+interface TicketEvent {
+  channel: 'appMessage' | 'ticket' | 'contact';
+  action: string;
+  [payload: string]: unknown;
+}
+
+/** Sends a ticket's events to the sockets whose user may see it; a failure is logged, never retried. */
+const publishForTicket = async (scope: InboundScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
+  try {
+    const snapshot = await scope.viewers(ticket.companyId);
+    if (snapshot.connections.length === 0) return;
+    const audience = ticketAudience(snapshot, ticket);
+    for (const { channel, ...event } of events) {
+      await publishToConnections(
+        snapshot.connections,
+        { ...event, channel: `company-${ticket.companyId}-${channel}` } as RealtimeEvent,
+        audience,
+      );
+    }
+  } catch (err) {
+    logger.warn('inbound events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
+  }
+};
+
+// -------------------------------------------------------------------------------------------- messages
+
+/** A message's time: when our adapter received it, kept after the ticket's latest message so order holds. */
+const messageTime = (event: InboundMessage, ticket: Ticket): number => {
+  const base = Date.parse(event.receivedAt ?? event.timestamp);
+  const previous = ticket.lastMsgSk ? ulidTime(ticket.lastMsgSk.slice('MSG#'.length)) : 0;
+  return Math.max(base, previous + 1);
+};
+
+const quotedSnapshot = async (
+  companyId: number,
+  whatsappId: number,
+  providerId: string | undefined,
+  contact: Contact,
+): Promise<QuotedSnapshot | undefined> => {
+  if (!providerId) return undefined;
+  const ref = await getProviderRef(companyId, whatsappId, providerId);
+  if (!ref) return undefined;
+  const quoted = await getMessage(companyId, ref.ticketId, ref.ulid);
+  if (!quoted) return undefined;
+  return {
+    id: messageWireId(ref.ticketId, ref.ulid),
+    body: quoted.body.slice(0, 1_000),
+    mediaType: quoted.mediaType,
+    ...(quoted.mediaKey ? { mediaKey: quoted.mediaKey } : {}),
+    fromMe: quoted.fromMe,
+    ...(quoted.fromMe ? {} : { contactName: quoted.participant?.name ?? contact.name }),
+  };
+};
+
+const handleMessage = async (event: InboundMessage, scope: InboundScope): Promise<InboundOutcome> => {
+  const { companyId, whatsappId } = event;
+  const connection = await scope.connection(companyId, whatsappId);
+  if (!connection) return 'ignored:unknown-connection';
+  if (event.chat.isGroup && !connection.allowGroup) return 'ignored:groups-disabled';
+  if ('mediaKey' in event.content && !event.content.mediaKey.startsWith(`c/${companyId}/`)) {
+    logger.warn('inbound media outside the company prefix', { companyId, whatsappId });
+    return 'ignored:foreign-media';
+  }
+  if (event.content.type === 'reaction' && !event.content.emoji) return 'ignored:reaction-removed';
+
+  // 1. Where does this provider message go? A redelivery finds the place pinned by its first delivery.
+  let ticket: Ticket | null;
+  let contact: Contact | null;
+  let contactChanged = false;
+  let ref = await getProviderRef(companyId, whatsappId, event.providerMessageId);
+  if (ref) {
+    ticket = await getTicket(companyId, ref.ticketId);
+    contact = ticket ? await getContact(companyId, ticket.contactId) : null;
+  } else {
+    const upsert = await upsertContact(companyId, whatsappId, contactSubjectOf(event));
+    contact = upsert.contact;
+    contactChanged = upsert.created || upsert.changed;
+    ticket = (
+      await findOrCreateTicket(contact, connection, {
+        channel: event.channel,
+        isGroup: event.chat.isGroup,
+        fromMe: event.fromMe,
+        chatId: event.chat.id,
+        providerMessageId: event.providerMessageId,
+      })
+    ).ticket;
+    const ulid = seededUlid(messageTime(event, ticket), `${whatsappId}:${event.providerMessageId}`);
+    const claim = await claimProviderRef(companyId, whatsappId, event.providerMessageId, {
+      ticketId: ticket.id,
+      ulid,
+      contactId: contact.id,
+    });
+    ref = claim.ref;
+    if (ref.ticketId !== ticket.id) ticket = await getTicket(companyId, ref.ticketId);
+  }
+  if (!ticket || !contact) return 'ignored:ticket-gone';
+
+  // 2. The message and the ticket's new state, together.
+  const content = storedContent(event.content);
+  const quoted = await quotedSnapshot(
+    companyId,
+    whatsappId,
+    event.content.type === 'reaction' ? event.content.targetProviderMessageId : event.quotedProviderMessageId,
+    contact,
+  );
+  const participant = event.participant
+    ? {
+        ...(event.participant.phone ? { number: event.participant.phone } : {}),
+        ...(event.participant.lid ? { lid: event.participant.lid } : {}),
+        ...(event.participant.pushName ? { name: event.participant.pushName } : {}),
+      }
+    : undefined;
+  const message: StoredMessage = {
+    ulid: ref.ulid,
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId,
+    ...content,
+    fromMe: event.fromMe,
+    isPrivate: false,
+    isDeleted: false,
+    isEdited: false,
+    isForwarded: event.isForwarded,
+    ...(quoted ? { quotedMsgId: quoted.id, quotedMsg: quoted } : {}),
+    queueId: ticket.queueId,
+    // What the phone sent is at least on the server; a contact's message is never acked by us.
+    ack: event.fromMe ? 1 : 0,
+    createdAt: new Date(ulidTime(ref.ulid)).toISOString(),
+    providerId: event.providerMessageId,
+    providerTimestamp: event.timestamp,
+    ...(participant ? { participant } : {}),
+    userId: null,
+  };
+  const outcome = await storeMessage(message, {
+    lastMessage: lastMessagePreview(content),
+    updatedAt: message.createdAt,
+    // Someone answered from the phone: the conversation is read (data-model §2.17, outbound).
+    unread: event.fromMe ? 'reset' : 'increment',
+  });
+  if (outcome === 'ticket-gone') return 'ignored:ticket-gone';
+
+  // 3. Events, only for what this delivery stored.
+  let current = ticket;
+  if (outcome === 'stored') {
+    current = (await getTicket(companyId, ticket.id)) ?? ticket;
+    const ticketView = await ticketViewOf(scope, current, contact);
+    await publishForTicket(scope, current, [
+      ...(contactChanged ? [{ channel: 'contact' as const, action: 'update', contact: toContactView(contact) }] : []),
+      {
+        channel: 'appMessage',
+        action: 'create',
+        message: toMessageView(message, current),
+        ticket: ticketView,
+        contact: toContactView(contact),
+      },
+      { channel: 'ticket', action: 'update', ticket: ticketView },
+      ...(event.fromMe && ticket.unreadMessages > 0
+        ? [{ channel: 'ticket' as const, action: 'updateUnread', ticketId: current.id }]
+        : []),
+    ]);
+  }
+
+  // 4. Routing: automatic replies (idempotent per ticket and kind).
+  await answerAutomatically(scope, event, connection, current, contact, message);
+  return outcome;
+};
+
+// ------------------------------------------------------------------------------------------- routing
+
+const answerAutomatically = async (
+  scope: InboundScope,
+  event: InboundMessage,
+  connection: Connection,
+  ticket: Ticket,
+  contact: Contact,
+  trigger: StoredMessage,
+): Promise<void> => {
+  if (event.fromMe || event.chat.isGroup) return; // nothing to decide: skip the reads
+  const { companyId } = ticket;
+  const [settings, timeZone, queues] = await Promise.all([
+    scope.settings(companyId),
+    scope.timeZone(companyId),
+    scope.queues(companyId),
+  ]);
+  const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
+  const replies = route({
+    message: { fromMe: event.fromMe, isGroup: event.chat.isGroup },
+    ticket: { status: ticket.status, userId: ticket.userId, isNew: ticket.firstProviderId === event.providerMessageId },
+    connection,
+    queue: queue ? { outOfHoursMessage: queue.outOfHoursMessage, schedules: queue.schedules } : null,
+    settings,
+    now: new Date(),
+    timeZone,
+  });
+  let after = trigger;
+  for (const reply of replies) after = await sendAutomaticReply(scope, event, ticket, contact, reply, after);
+};
+
+/**
+ * Writes an automatic reply as an outbound message (fromMe, ack 0, `automatic: kind`) on the ticket and
+ * puts it on the outbound queue (D34). Its provider id is derived from the ticket and the kind, so a ticket
+ * gets each kind at most once, however often its contact writes or the event is redelivered.
+ */
+const sendAutomaticReply = async (
+  scope: InboundScope,
+  event: InboundMessage,
+  ticket: Ticket,
+  contact: Contact,
+  reply: AutomaticReply,
+  after: StoredMessage,
+): Promise<StoredMessage> => {
+  const { companyId, whatsappId } = event;
+  const providerId = whatsappMessageId(`${companyId}:${whatsappId}:${ticket.id}:${reply.kind}`);
+  const time = Math.max(Date.now(), ulidTime(after.ulid) + 1);
+  const { ref } = await claimProviderRef(companyId, whatsappId, providerId, {
+    ticketId: ticket.id,
+    ulid: seededUlid(time, `${whatsappId}:${providerId}`),
+    contactId: ticket.contactId,
+  });
+  if (ref.ticketId !== ticket.id) return after; // an older ticket of this contact already had this reply
+  const message: StoredMessage = {
+    ulid: ref.ulid,
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId,
+    body: reply.body,
+    mediaType: 'chat',
+    fromMe: true,
+    isPrivate: false,
+    isDeleted: false,
+    isEdited: false,
+    isForwarded: false,
+    queueId: ticket.queueId,
+    ack: 0,
+    createdAt: new Date(ulidTime(ref.ulid)).toISOString(),
+    providerId,
+    userId: null,
+    automatic: reply.kind,
+    triggeredBy: event.providerMessageId,
+  };
+  const outcome = await storeMessage(message, {
+    lastMessage: lastMessagePreview(message),
+    updatedAt: message.createdAt,
+    unread: 'keep',
+  });
+  if (outcome === 'ticket-gone') return after;
+  if (outcome === 'duplicate') {
+    // Written before: send again only when this is the very event that wrote it (a retry after a crash
+    // between the write and the send); the sender drops a message already past ack 0.
+    const stored = await getMessage(companyId, ticket.id, ref.ulid);
+    if (stored?.triggeredBy !== event.providerMessageId || stored.ack !== 0) return stored ?? after;
+  } else {
+    const current = (await getTicket(companyId, ticket.id)) ?? ticket;
+    const ticketView = await ticketViewOf(scope, current, contact);
+    await publishForTicket(scope, current, [
+      {
+        channel: 'appMessage',
+        action: 'create',
+        message: toMessageView(message, current),
+        ticket: ticketView,
+        contact: toContactView(contact),
+      },
+      { channel: 'ticket', action: 'update', ticket: ticketView },
+    ]);
+  }
+  await enqueueOutbound({
+    kind: 'send',
+    companyId,
+    whatsappId,
+    channel: event.channel,
+    ticketId: ticket.id,
+    messageId: messageWireId(ticket.id, ref.ulid),
+    chatId: ticket.chatId ?? event.chat.id,
+    ...(event.channel === 'whatsapp' ? { providerMessageId: providerId } : {}),
+    requestedAt: new Date().toISOString(),
+  });
+  return message;
+};
+
+// ---------------------------------------------------------------------------- edits, deletes, acks
+
+const handleChange = async (
+  event: InboundEdit | InboundDelete | InboundAck,
+  scope: InboundScope,
+): Promise<InboundOutcome> => {
+  const { companyId, whatsappId } = event;
+  const ref = await getProviderRef(companyId, whatsappId, event.providerMessageId);
+  if (!ref) return 'ignored:unknown-message';
+  const updated =
+    event.kind === 'edit'
+      ? await applyEdit(companyId, ref, event.body, event.receivedAt ?? new Date().toISOString())
+      : event.kind === 'delete'
+        ? await applyDelete(companyId, ref)
+        : await raiseAck(companyId, ref, event.ack);
+  if (!updated) return 'unchanged';
+  const ticket = await getTicket(companyId, ref.ticketId);
+  if (!ticket) return 'updated';
+  if (event.kind === 'edit' && ticket.lastMsgSk === messageSortKey(ref.ulid)) {
+    await refreshLastMessage(companyId, ref, lastMessagePreview(updated));
+  }
+  await publishForTicket(scope, ticket, [
+    { channel: 'appMessage', action: 'update', message: toMessageView(updated, ticket) },
+  ]);
+  return 'updated';
+};

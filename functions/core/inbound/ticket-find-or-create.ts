@@ -1,0 +1,81 @@
+import type { Connection } from '../../data/connection-repository';
+import type { Contact } from '../../data/contact-repository';
+import {
+  createTicket,
+  getOpenTicketId,
+  getTicket,
+  OtherOpenTicket,
+  releaseStaleGuard,
+  type Ticket,
+  type TicketChannel,
+} from '../../data/ticket-repository';
+import { ServiceUnavailable } from '../errors';
+import { logger } from '../logger';
+
+/**
+ * The ticket an inbound message belongs to (data-model §2.14): the contact's not-closed ticket on the
+ * connection (open, pending, group, lgpd, nps), or a new one. "One per contact per connection" is the
+ * guard item's conditional write inside the create transaction, so a hundred parallel first messages make
+ * exactly one ticket: the losers read the winner's guard and join its ticket. A closed ticket has no guard:
+ * the contact's next message opens a new ticket (docs/decisions.md D33).
+ *
+ * A new ticket is `pending` — `group` for a WhatsApp group unless the connection treats groups as tickets
+ * (`groupAsTicket` enabled) — in the connection's queue when it has exactly one (groups get no queue), and
+ * `origin: passive` when the contact wrote first.
+ */
+export interface TicketStart {
+  channel: TicketChannel;
+  isGroup: boolean;
+  fromMe: boolean;
+  chatId: string;
+  providerMessageId: string;
+}
+
+export const newTicketStatus = (isGroup: boolean, connection: Pick<Connection, 'groupAsTicket'>): Ticket['status'] =>
+  isGroup && connection.groupAsTicket !== 'enabled' ? 'group' : 'pending';
+
+export const newTicketQueue = (isGroup: boolean, connection: Pick<Connection, 'queueIds'>): number | null =>
+  !isGroup && connection.queueIds.length === 1 ? connection.queueIds[0]! : null;
+
+const ATTEMPTS = 8;
+
+export const findOrCreateTicket = async (
+  contact: Contact,
+  connection: Connection,
+  start: TicketStart,
+): Promise<{ ticket: Ticket; created: boolean }> => {
+  const { companyId } = contact;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+    const openId = await getOpenTicketId(companyId, contact.id, connection.id);
+    if (openId !== null) {
+      const ticket = await getTicket(companyId, openId);
+      if (ticket && ticket.status !== 'closed') return { ticket, created: false };
+      logger.warn('stale open-ticket guard released', { companyId, contactId: contact.id, ticketId: openId });
+      await releaseStaleGuard(companyId, contact.id, connection.id, openId);
+      continue;
+    }
+    try {
+      const ticket = await createTicket(companyId, {
+        status: newTicketStatus(start.isGroup, connection),
+        queueId: newTicketQueue(start.isGroup, connection),
+        userId: null,
+        contactId: contact.id,
+        whatsappId: connection.id,
+        channel: start.channel,
+        isGroup: start.isGroup,
+        origin: start.fromMe ? 'active' : 'passive',
+        firstProviderId: start.providerMessageId,
+        chatId: start.chatId,
+      });
+      return { ticket, created: true };
+    } catch (err) {
+      // Another message of this contact made the ticket a moment ago: join it.
+      if (err instanceof OtherOpenTicket || err instanceof ServiceUnavailable) {
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+        continue;
+      }
+      throw err;
+    }
+  }
+  throw new ServiceUnavailable();
+};

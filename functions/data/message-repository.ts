@@ -1,0 +1,370 @@
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, ServiceUnavailable } from '../core/errors';
+import { db, tableName } from './client';
+import { contactPartition } from './contact-repository';
+import { mapDynamoErrors } from './errors';
+import { company, pad } from './keys';
+import { ticketKeys, ticketListSortKey, ticketPartition } from './ticket-repository';
+
+/**
+ * Messages and inbound idempotency (docs/data-model.md §2.17). Items:
+ * - message `pk = C#<c>#T#<pad ticketId>, sk = MSG#<ulid>` — a ticket's messages are one base-table Query;
+ *   on gsi3 `C#<c>#CT#<pad contactId>#M` → `<ulid>`, a contact's history across tickets;
+ * - provider id `pk = C#<c>#WAMID#<pad whatsappId>#<providerMessageId>, sk = WAMID` (ticketId, ulid,
+ *   contactId; ttl 90 days): where the provider's message landed, so a re-delivery, an edit, a delete, an
+ *   ack or a quote finds it with one GetItem.
+ * The wire id of a message is `<ticketId>-<ulid>`.
+ */
+export interface QuotedSnapshot {
+  id: string;
+  body: string;
+  mediaType: string;
+  mediaKey?: string;
+  fromMe: boolean;
+  contactName?: string;
+}
+
+export interface StoredMessage {
+  ulid: string;
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  body: string;
+  fromMe: boolean;
+  isPrivate: boolean;
+  isDeleted: boolean;
+  isEdited: boolean;
+  isForwarded: boolean;
+  mediaType: string;
+  mediaKey?: string;
+  mimetype?: string;
+  filename?: string;
+  size?: number;
+  vCard?: string;
+  /** What rendering needs beyond the body (location, poll, list, call, voice note…), as a JSON string. */
+  dataJson?: string;
+  quotedMsgId?: string;
+  quotedMsg?: QuotedSnapshot;
+  /** The ticket's queue when the message was written (history filters by it). */
+  queueId: number | null;
+  /** 0 waiting to be sent … 5 played (spec §4); contact messages are stored with 0 and never acked. */
+  ack: number;
+  createdAt: string;
+  providerId?: string;
+  providerTimestamp?: string;
+  /** Group messages: who wrote. */
+  participant?: { number?: string; lid?: string; name?: string };
+  /** The attendant who sent it (outbound), null for the contact, the phone or the system. */
+  userId?: number | null;
+  /** Written by the system, not a person: which automatic reply it is. */
+  automatic?: 'greeting' | 'outOfHours' | 'vacation';
+  /** Automatic replies: the provider id of the contact's message that caused it. */
+  triggeredBy?: string;
+  editedAt?: string;
+}
+
+export interface ProviderRef {
+  ticketId: number;
+  ulid: string;
+  contactId: number;
+}
+
+export const messageWireId = (ticketId: number, ulid: string): string => `${ticketId}-${ulid}`;
+export const messageSortKey = (ulid: string): string => `MSG#${ulid}`;
+export const messageKeys = (companyId: number, ticketId: number, ulid: string) => ({
+  pk: ticketPartition(companyId, ticketId),
+  sk: messageSortKey(ulid),
+});
+export const messageHistoryKeys = (companyId: number, contactId: number, ulid: string) => ({
+  gsi3pk: `${contactPartition(companyId, contactId)}#M`,
+  gsi3sk: ulid,
+});
+export const providerRefKeys = (companyId: number, whatsappId: number, providerId: string) => ({
+  pk: `${company(companyId)}#WAMID#${pad(whatsappId)}#${providerId}`,
+  sk: 'WAMID',
+});
+
+/** 90 days (data-model §1.11): long enough for acks, edits, deletes and quotes of a message. */
+export const PROVIDER_REF_TTL_SECONDS = 90 * 86_400;
+
+const toMessage = (item: Record<string, unknown>): StoredMessage => {
+  const { pk: _pk, sk: _sk, gsi3pk: _a, gsi3sk: _b, type: _t, ...rest } = item;
+  return rest as unknown as StoredMessage;
+};
+
+export const getProviderRef = async (
+  companyId: number,
+  whatsappId: number,
+  providerId: string,
+): Promise<ProviderRef | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: providerRefKeys(companyId, whatsappId, providerId),
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return out.Item
+    ? { ticketId: Number(out.Item.ticketId), ulid: String(out.Item.ulid), contactId: Number(out.Item.contactId) }
+    : null;
+};
+
+/**
+ * Pins where a provider message goes (step 1 of the inbound protocol): the first writer wins and every later
+ * one — a re-delivery, a retry after a crash — is told where it went (`claimed: false`).
+ */
+export const claimProviderRef = async (
+  companyId: number,
+  whatsappId: number,
+  providerId: string,
+  ref: ProviderRef,
+  now = Date.now(),
+): Promise<{ ref: ProviderRef; claimed: boolean }> => {
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              ...providerRefKeys(companyId, whatsappId, providerId),
+              type: 'WAMID',
+              companyId,
+              whatsappId,
+              providerId,
+              ...ref,
+              ttl: Math.floor(now / 1000) + PROVIDER_REF_TTL_SECONDS,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      (failure) =>
+        new TakenRef(
+          failure.item
+            ? {
+                ticketId: Number(failure.item.ticketId),
+                ulid: String(failure.item.ulid),
+                contactId: Number(failure.item.contactId),
+              }
+            : null,
+        ),
+    );
+    return { ref, claimed: true };
+  } catch (err) {
+    if (!(err instanceof TakenRef)) throw err;
+    return { ref: err.ref ?? (await getProviderRef(companyId, whatsappId, providerId)) ?? ref, claimed: false };
+  }
+};
+
+class TakenRef extends Conflict {
+  constructor(readonly ref: ProviderRef | null) {
+    super('ERR_CONFLICT', 'provider id already stored');
+  }
+}
+
+export interface TicketMessageUpdate {
+  lastMessage: string;
+  updatedAt: string;
+  /** increment: a contact's message; reset: someone answered (all read); keep: the system wrote. */
+  unread: 'increment' | 'reset' | 'keep';
+}
+
+/** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
+const CONFLICT_ATTEMPTS = 12;
+
+/**
+ * Stores a message and moves its ticket (lastMessage, updatedAt, unread count, list positions) in one
+ * transaction, so the two can never disagree: a message stored twice is impossible (the message's key is
+ * pinned by its provider id and written only if absent), and a redelivered event changes nothing
+ * (`duplicate`). `ticket-gone` when the ticket was deleted meanwhile. Transaction conflicts (a transition
+ * on the same ticket in the same instant) are retried here with jitter.
+ */
+export const storeMessage = async (
+  message: StoredMessage,
+  ticket: TicketMessageUpdate,
+): Promise<'stored' | 'duplicate' | 'ticket-gone'> => {
+  const { companyId, ticketId, ulid } = message;
+  const sk = messageSortKey(ulid);
+  const listSortKey = ticketListSortKey(ticket.updatedAt, ticketId);
+  const unread =
+    ticket.unread === 'increment'
+      ? ' ADD unreadMessages :one'
+      : ticket.unread === 'reset'
+        ? ', unreadMessages = :zero, readUpTo = :sk'
+        : '';
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await mapDynamoErrors(
+        () =>
+          db().send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: tableName(),
+                    Item: {
+                      ...messageKeys(companyId, ticketId, ulid),
+                      ...messageHistoryKeys(companyId, message.contactId, ulid),
+                      type: 'MSG',
+                      ...message,
+                    },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                {
+                  Update: {
+                    TableName: tableName(),
+                    Key: ticketKeys(companyId, ticketId),
+                    UpdateExpression:
+                      'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list' +
+                      unread,
+                    ConditionExpression: 'attribute_exists(pk)',
+                    ExpressionAttributeValues: {
+                      ':last': ticket.lastMessage,
+                      ':at': ticket.updatedAt,
+                      ':sk': sk,
+                      ':list': listSortKey,
+                      ...(ticket.unread === 'increment' ? { ':one': 1 } : {}),
+                      ...(ticket.unread === 'reset' ? { ':zero': 0 } : {}),
+                    },
+                  },
+                },
+              ],
+            }),
+          ),
+        (failure) => new StoreRefused(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'duplicate' : 'ticket-gone'),
+      );
+      return 'stored';
+    } catch (err) {
+      if (err instanceof StoreRefused) return err.outcome;
+      if (err instanceof ServiceUnavailable && attempt < CONFLICT_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(attempt, 6)));
+        continue;
+      }
+      throw err;
+    }
+  }
+};
+
+class StoreRefused extends Conflict {
+  constructor(readonly outcome: 'duplicate' | 'ticket-gone') {
+    super('ERR_CONFLICT', outcome);
+  }
+}
+
+export const getMessage = async (companyId: number, ticketId: number, ulid: string): Promise<StoredMessage | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({ TableName: tableName(), Key: messageKeys(companyId, ticketId, ulid), ConsistentRead: true }),
+    ),
+  );
+  return out.Item ? toMessage(out.Item) : null;
+};
+
+/** A ticket's messages, oldest first (tests and small tickets; the API pages newest first). */
+export const listTicketMessages = async (companyId: number, ticketId: number): Promise<StoredMessage[]> => {
+  const messages: StoredMessage[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+          ExpressionAttributeValues: { ':pk': ticketPartition(companyId, ticketId), ':msg': 'MSG#' },
+          ConsistentRead: true,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    messages.push(...(out.Items ?? []).map(toMessage));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return messages;
+};
+
+/**
+ * One conditional update of a stored message; answers the message afterwards, or null when the message is
+ * missing or the condition says there is nothing to change.
+ */
+const updateMessage = async (
+  companyId: number,
+  ref: Pick<ProviderRef, 'ticketId' | 'ulid'>,
+  update: { expression: string; condition: string; values: Record<string, unknown>; names?: Record<string, string> },
+): Promise<StoredMessage | null> => {
+  try {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: messageKeys(companyId, ref.ticketId, ref.ulid),
+          UpdateExpression: update.expression,
+          ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+          ExpressionAttributeValues: update.values,
+          ...(update.names ? { ExpressionAttributeNames: update.names } : {}),
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out.Attributes ? toMessage(out.Attributes) : null;
+  } catch (err) {
+    if (err instanceof Conflict) return null;
+    throw err;
+  }
+};
+
+/** The sender edited the text (a repeated edit with the same text changes nothing). */
+export const applyEdit = (companyId: number, ref: ProviderRef, body: string, at: string) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET body = :body, isEdited = :true, editedAt = :at',
+    condition: 'body <> :body OR isEdited <> :true',
+    values: { ':body': body, ':true': true, ':at': at },
+  });
+
+/** The contact deleted the message for everyone. */
+export const applyDelete = (companyId: number, ref: ProviderRef) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET isDeleted = :true',
+    condition: 'isDeleted <> :true',
+    values: { ':true': true },
+  });
+
+/** Raises the ack; an ack that is not higher than the stored one changes nothing (acks never go down). */
+export const raiseAck = (companyId: number, ref: ProviderRef, ack: number) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET ack = :ack',
+    condition: 'attribute_not_exists(ack) OR ack < :ack',
+    values: { ':ack': ack },
+  });
+
+/**
+ * Keeps the ticket's lastMessage in step when its latest message was edited or deleted; nothing happens
+ * when another message is the latest by now.
+ */
+export const refreshLastMessage = async (
+  companyId: number,
+  ref: Pick<ProviderRef, 'ticketId' | 'ulid'>,
+  lastMessage: string,
+): Promise<boolean> => {
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: ticketKeys(companyId, ref.ticketId),
+          UpdateExpression: 'SET lastMessage = :last',
+          ConditionExpression: 'lastMsgSk = :sk',
+          ExpressionAttributeValues: { ':last': lastMessage, ':sk': messageSortKey(ref.ulid) },
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
+};
