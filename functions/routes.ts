@@ -175,6 +175,14 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'super',
   },
   { method: 'POST', path: '/whatsapp-restart', area: 'connections', handler: 'restart-connections', auth: 'user' },
+  // The phone simulator (not in the spec; DESIGN §6, decisions D31): scans the QR code a simulated session shows.
+  {
+    method: 'POST',
+    path: '/simulator/{whatsappId}/scan',
+    area: 'connections',
+    handler: 'scan-simulator-qrcode',
+    auth: 'user',
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -16,12 +16,13 @@ import { createLocalLog, describeError, type LocalLog } from './log';
 import { startPoller, type Poller, type SqsHandler } from './pollers';
 import { restoreBucket, snapshotBucket } from './s3-snapshot';
 import { startTick, type Tick } from './ticks';
+import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 /**
  * The local cloud (DESIGN §2): DynamoDB Local, fauxqs (SQS + S3), the gateway that serves the HTTP and
  * WebSocket APIs with the very same Lambda handlers, queue pollers and minute ticks — on loopback, in
- * this process (DynamoDB Local is the one child process). One local cloud per process: it sets
- * process.env for the handlers it runs.
+ * this process — plus two child processes: DynamoDB Local and the WhatsApp worker. One local cloud per
+ * process: it sets process.env for the handlers it runs.
  */
 export const LOCAL_PREFIX = 'zapdesk-local';
 const REGION = 'us-east-1';
@@ -56,6 +57,13 @@ export interface LocalCloudOptions {
   snapshotIntervalMs?: number;
   /** Where e-mails are written instead of sent (EMAIL_OUTBOX_DIR); default <dataDir>/outbox. */
   outboxDir?: string;
+  /**
+   * The WhatsApp worker, a child process (worker-process.ts); default on. Timings default to the
+   * functions' config (5 s heartbeat, 20 s lease); tests shorten them.
+   */
+  worker?: boolean | { heartbeatMs?: number; leaseMs?: number };
+  /** WHATSAPP_DRIVER for the worker and the API; unset: the shell's, else config's default (simulator). */
+  whatsappDriver?: 'simulator' | 'baileys';
 }
 
 /** What the functions' config reads (functions/config.ts), plus what the AWS SDK reads. */
@@ -71,6 +79,8 @@ export interface LocalCloud {
   dynamodb: { endpoint: string };
   /** The folder e-mails land in, one JSON file each (functions/core/email/outbox-email-sender.ts). */
   outboxDir: string;
+  /** The WhatsApp worker child process, when it runs. */
+  worker?: WorkerProcess;
   stop: () => Promise<void>;
 }
 
@@ -247,6 +257,13 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       EMAIL_FROM: 'no-reply@zapdesk.local',
       EMAIL_OUTBOX_DIR: outboxDir,
       LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+      ...(options.whatsappDriver ? { WHATSAPP_DRIVER: options.whatsappDriver } : {}),
+      ...(typeof options.worker === 'object' && options.worker.heartbeatMs !== undefined
+        ? { WORKER_HEARTBEAT_MS: String(options.worker.heartbeatMs) }
+        : {}),
+      ...(typeof options.worker === 'object' && options.worker.leaseMs !== undefined
+        ? { WORKER_LEASE_MS: String(options.worker.leaseMs) }
+        : {}),
     };
     Object.assign(process.env, env);
     resetConfigForTests();
@@ -275,12 +292,19 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       stack.push({ name: 'ticks', stop: async () => void (await Promise.all(ticks.map((t) => t.stop()))) });
     }
 
+    let worker: WorkerProcess | undefined;
+    if (options.worker ?? true) {
+      worker = await startWorkerProcess({ env, log });
+      stack.push({ name: 'WhatsApp worker', stop: () => worker!.stop() });
+    }
+
     log.info('local cloud ready', {
       gateway: gateway.url,
       dynamodb: dynamo.endpoint,
       fauxqs: fauxqsEndpoint,
       consumers: options.pollers === false ? 0 : CONSUMERS.length,
       ticks: options.ticks === false ? 0 : TICKS.length,
+      whatsappWorker: worker ? { pid: worker.pid } : false,
     });
     return {
       gatewayUrl: gateway.url,
@@ -289,6 +313,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       fauxqs: { endpoint: fauxqsEndpoint },
       dynamodb: { endpoint: dynamo.endpoint },
       outboxDir,
+      ...(worker ? { worker } : {}),
       stop: stopAll,
     };
   } catch (err) {

@@ -37,6 +37,12 @@ export interface BuildAppProps {
    * @default context `emailFrom`, else DEFAULT_EMAIL_FROM (with a synth warning: SES refuses it)
    */
   emailFrom?: string;
+  /**
+   * The WhatsApp session implementation (WHATSAPP_DRIVER) for the worker and the API: `simulator` makes a
+   * demo deployment whose connections pair through POST /simulator/{whatsappId}/scan.
+   * @default context `whatsappDriver`, else `baileys`
+   */
+  whatsappDriver?: 'baileys' | 'simulator';
 }
 
 /** A placeholder sender: deploys, but SES refuses to send until `-c emailFrom=` names a verified identity. */
@@ -64,12 +70,17 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     return value === undefined ? undefined : String(value);
   };
   const prefix = props.stackPrefix ?? context('stackPrefix') ?? 'ZapDesk';
+  const whatsappDriver = props.whatsappDriver ?? context('whatsappDriver') ?? 'baileys';
+  if (whatsappDriver !== 'baileys' && whatsappDriver !== 'simulator') {
+    throw new Error(`whatsappDriver '${whatsappDriver}' must be baileys or simulator`);
+  }
   const settings: FunctionSettings = {
     logRetention: logs.RetentionDays.ONE_MONTH,
     tracing: props.tracing ?? context('tracing') === 'true',
     environment: {
       LOG_LEVEL: props.logLevel ?? context('logLevel') ?? 'info',
       APP_VERSION: packageVersion(),
+      WHATSAPP_DRIVER: whatsappDriver,
     },
   };
   const common = { env: props.env };

@@ -4,6 +4,6 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 export interface FunctionSettings {
   logRetention: logs.RetentionDays;
   tracing: boolean;
-  /** Plain variables every function reads: LOG_LEVEL, APP_VERSION. */
+  /** Plain variables every function (and the WhatsApp worker) reads: LOG_LEVEL, APP_VERSION, WHATSAPP_DRIVER. */
   environment: Record<string, string>;
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { RemovalPolicy, Stack, type StackProps, IgnoreMode } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps, IgnoreMode } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
@@ -48,8 +48,8 @@ export interface WorkersStackProps extends StackProps {
   /** @default TICKS from functions/jobs/registry.ts */
   ticks?: readonly TickDefinition[];
   /**
-   * Whether to deploy the WhatsApp worker service. Its program (WORKER_ENTRY) arrives with the channels
-   * work; until then the image could not build, so the service (and its VPC and NAT gateway) is left out.
+   * Whether to deploy the WhatsApp worker service: only when its program (WORKER_ENTRY) is in the
+   * repository, since the image could not build without it (the service brings a VPC and a NAT gateway).
    * @default whether WORKER_ENTRY exists
    */
   includeWorker?: boolean;
@@ -165,6 +165,8 @@ export class WhatsAppWorker extends Construct {
         ignoreMode: IgnoreMode.DOCKER,
       }),
       logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'worker', logGroup: workerLogs }),
+      // SIGTERM, then this long before SIGKILL: the worker closes its sessions and hands them over in less.
+      stopTimeout: Duration.seconds(30),
       // Lambda sets AWS_REGION itself; a container gets it here (config() would otherwise assume us-east-1).
       environment: { STAGE: 'aws', AWS_REGION: region, ...settings.environment },
     });

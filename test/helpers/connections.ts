@@ -1,10 +1,10 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { inject } from 'vitest';
-import { createConnection, type Connection } from '../../functions/data/connection-repository';
+import { createConnection, getConnection, type Connection } from '../../functions/data/connection-repository';
+import type { TestSocket } from './ws-client';
 
 /**
- * Connection fixtures: connections made directly in storage (no plan limit, no worker command), and a
- * reader of the `worker-control` queue for the commands the API sends to the WhatsApp workers.
+ * Connection fixtures: connections made directly in storage (no plan limit, no worker command), and waits
+ * for what the local cloud's WhatsApp worker does with the commands the API sends it (it consumes the
+ * `worker-control` queue, so tests watch the connection and the socket events, not the queue).
  */
 const suffix = () => Math.random().toString(36).slice(2, 8);
 
@@ -38,41 +38,73 @@ export const greetingForm = (
   return form;
 };
 
-export interface WorkerCommand {
-  companyId: number;
-  whatsappId: number;
-  command: string;
-  requestedAt: string;
-}
+/** Polls until `read()` gives a value `accept` takes; fails with the last value after `timeoutMs`. */
+export const waitFor = async <T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> => {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let last: T;
+  for (;;) {
+    last = await read();
+    if (accept(last)) return last;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}; last: ${JSON.stringify(last)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+};
 
-let sqs: SQSClient | undefined;
+/** The stored connection once it satisfies `accept` (the WhatsApp worker of the local cloud answers commands). */
+export const waitForConnection = (
+  companyId: number,
+  id: number,
+  accept: (c: Connection | null) => boolean,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<Connection | null> =>
+  waitFor(() => getConnection(companyId, id), accept, { what: `connection ${id}`, ...options });
+
+export type SocketEvent = { channel?: string; action?: string; [field: string]: unknown };
 
 /**
- * Waits for the commands sent for one connection and removes them from the queue. Commands for other
- * connections (the permission matrix sends some) are only hidden for a second, not deleted: every reader
- * gets past them, and nobody loses theirs.
+ * Reads a test socket's events until one satisfies `accept`; answers every event read, the match last.
+ * Fails after `timeoutMs` (a later event is then lost to this socket's readers: the test fails anyway).
  */
-export const takeWorkerCommands = async (
-  whatsappId: number,
-  options: { count?: number; timeoutMs?: number } = {},
-): Promise<WorkerCommand[]> => {
-  const env = inject('localCloudEnv');
-  sqs ??= new SQSClient({ endpoint: env.SQS_ENDPOINT, region: env.AWS_REGION });
-  const url = (JSON.parse(env.QUEUE_URLS ?? '{}') as Record<string, string>)['worker-control'];
-  if (!url) throw new Error('the local cloud has no worker-control queue');
-  const wanted = options.count ?? 1;
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  const found: WorkerCommand[] = [];
-  while (found.length < wanted && Date.now() < deadline) {
-    const out = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 1 }),
-    );
-    for (const message of out.Messages ?? []) {
-      const body = JSON.parse(message.Body ?? '{}') as WorkerCommand;
-      if (body.whatsappId !== whatsappId) continue;
-      found.push(body);
-      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle }));
+export const eventsUntil = async (
+  socket: TestSocket,
+  accept: (event: SocketEvent) => boolean,
+  timeoutMs = 10_000,
+): Promise<SocketEvent[]> => {
+  const seen: SocketEvent[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    const event = (await Promise.race([
+      socket.next(),
+      new Promise((resolve) => setTimeout(() => resolve(undefined), Math.max(0, left))),
+    ])) as SocketEvent | undefined;
+    if (event === undefined) {
+      throw new Error(`no matching socket event within ${timeoutMs} ms; seen: ${JSON.stringify(seen)}`);
     }
+    seen.push(event);
+    if (accept(event)) return seen;
   }
-  return found.sort((a, b) => a.requestedAt.localeCompare(b.requestedAt));
 };
+
+/** A `company-{id}-whatsappSession` update for this connection with this status. */
+export const isSessionUpdate =
+  (companyId: number, whatsappId: number, status?: string) =>
+  (e: SocketEvent): boolean => {
+    const session = e.session as { id?: number; status?: string } | undefined;
+    return (
+      e.channel === `company-${companyId}-whatsappSession` &&
+      e.action === 'update' &&
+      session?.id === whatsappId &&
+      (status === undefined || session.status === status)
+    );
+  };
+
+/** The statuses a socket saw for one connection, in order (session updates only). */
+export const sessionStatuses = (events: SocketEvent[], companyId: number, whatsappId: number): string[] =>
+  events.filter(isSessionUpdate(companyId, whatsappId)).map((e) => (e.session as { status: string }).status);

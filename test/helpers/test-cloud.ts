@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
 
+/** WhatsApp worker heartbeat and lease in tests: a dead worker's connections move within ~2 s. */
+export const TEST_WORKER_TIMINGS = { heartbeatMs: 300, leaseMs: 1_500 } as const;
+
 /**
  * The local cloud as test runs use it: a throw-away data directory, DynamoDB in memory, free loopback
- * ports, the real pollers and ticks, a fresh app secret, quiet logs, e-mails written to an outbox folder
- * inside it. `stop()` removes everything.
+ * ports, the real pollers and ticks, the WhatsApp worker with the simulator driver, a fresh app secret,
+ * quiet logs, e-mails written to an outbox folder inside it. `stop()` removes everything.
  */
 export const startTestCloud = async (
   name: string,
@@ -27,6 +30,9 @@ export const startTestCloud = async (
     appSecret: randomBytes(32).toString('base64url'),
     logLevel: 'warn',
     outboxDir: join(dataDir, 'outbox'),
+    // The simulator, whatever the shell says; leases short enough for takeover tests to take seconds.
+    whatsappDriver: 'simulator',
+    worker: { heartbeatMs: TEST_WORKER_TIMINGS.heartbeatMs, leaseMs: TEST_WORKER_TIMINGS.leaseMs },
   });
   return {
     cloud,

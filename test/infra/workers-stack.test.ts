@@ -14,6 +14,7 @@ import {
   resourcesOfType,
 } from './app-fixture';
 import { WORKER_ENTRY } from '../../infra/stacks/workers-stack';
+import { WORKER_PROGRAM } from '../../infra/local/worker-process';
 
 const { app, stacks, template } = buildTestApp();
 const workers = template(stacks.workers);
@@ -134,6 +135,8 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
     expect(build).toContain('functions/channels/whatsapp/worker.ts');
     expect(build).toContain('--outfile=dist/worker.mjs');
     expect(dockerfile).toMatch(/^CMD \[.*"node".*"dist\/worker\.mjs"\]$/m);
+    // The local cloud runs the same program as a child process.
+    expect(WORKER_PROGRAM).toBe(WORKER_ENTRY);
   });
 
   it('gets its configuration and exactly its grants: consume outbound and worker-control, send inbound', () => {
@@ -163,6 +166,60 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
     const sent = queuesWith('sqs:SendMessage');
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain(queueArn('inbound'));
+  });
+
+  it('runs the Baileys driver by default with the config defaults for heartbeat and lease, and 30 s to stop', () => {
+    const env = Object.fromEntries(container.Environment.map((e) => [e.Name, e.Value]));
+    expect(env).toMatchObject({ STAGE: 'aws', WHATSAPP_DRIVER: 'baileys', LOG_LEVEL: 'info' });
+    // Heartbeat and lease come from functions/config.ts (5 s / 20 s) unless a deployment sets them.
+    expect(env).not.toHaveProperty('WORKER_HEARTBEAT_MS');
+    expect(task.Properties.ContainerDefinitions[0].StopTimeout).toBe(30);
+  });
+
+  it('may read and write items of the table and Query its indexes (gsi3: what a dead worker held), never Scan', () => {
+    const statements = roleStatements(logicalId(stacks.workers.worker!.taskDefinition.taskRole));
+    const actions = statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+      ]),
+    );
+    expect(actions).not.toContain('dynamodb:Scan');
+    const tableArn = dataOutput(logicalId(stacks.data.table), 'Arn');
+    const queried = statements
+      .filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).includes('dynamodb:Query'))
+      .map((s) => JSON.stringify(s.Resource))
+      .join();
+    expect(queried).toContain(tableArn);
+    expect(queried).toContain('/index/gsi3');
+  });
+
+  it('writes media objects through the media bucket’s managed policy and posts to browsers', () => {
+    const role = resource(workers, logicalId(stacks.workers.worker!.taskDefinition.taskRole));
+    const managed = JSON.stringify(role.Properties.ManagedPolicyArns);
+    expect(managed).toContain('ReadWriteObjectsPolicy');
+    expect(managed).toContain('ManageConnectionsPolicy');
+  });
+
+  it('a simulator deployment (-c whatsappDriver=simulator) tells the worker and the API the same', () => {
+    const demo = buildTestApp({}, { context: { whatsappDriver: 'simulator' } });
+    const demoTask = resource(
+      demo.template(demo.stacks.workers),
+      logicalId(demo.stacks.workers.worker!.taskDefinition),
+    );
+    const demoEnv = (
+      demoTask.Properties.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]
+    ).find((e) => e.Name === 'WHATSAPP_DRIVER');
+    expect(demoEnv?.Value).toBe('simulator');
+    const area = resource(demo.template(demo.stacks.api), logicalId(demo.stacks.api.areaFunctions.connections.fn));
+    expect(area.Properties.Environment.Variables.WHATSAPP_DRIVER).toBe('simulator');
+    expect(() => buildTestApp({}, { context: { whatsappDriver: 'whatsmeow' } })).toThrow(/whatsappDriver/);
   });
 
   it('logs the container and the VPC flows, and has Container Insights on', () => {

@@ -13,7 +13,8 @@ import {
 import { createPlan } from '../../functions/data/plan-repository';
 import { createQueue } from '../../functions/data/queue-repository';
 import { createUser, findUserIdByEmail } from '../../functions/data/user-repository';
-import { greetingForm, someConnection, takeWorkerCommands } from '../helpers/connections';
+import { getLease } from '../../functions/data/wa-lease-repository';
+import { greetingForm, someConnection, waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
 
@@ -84,10 +85,9 @@ describe('creating a connection', () => {
       expect(res.body).not.toHaveProperty(internal);
     }
 
-    const commands = await takeWorkerCommands(res.body.id);
-    expect(commands).toEqual([
-      { companyId: c.company.id, whatsappId: res.body.id, command: 'start', requestedAt: expect.any(String) },
-    ]);
+    // The start command reached a worker (the local cloud runs one): it shows a QR code.
+    const started = await waitForConnection(c.company.id, res.body.id, (w) => w?.status === 'qrcode');
+    expect(started).toMatchObject({ sessionCommand: 'start', qrcode: expect.stringMatching(/^zapdesk-sim:/) });
     expect(await findConnectionByToken(res.body.token)).toEqual({ companyId: c.company.id, whatsappId: res.body.id });
     expect(await getConnectionCompanyId(res.body.id)).toBe(c.company.id);
 
@@ -140,7 +140,9 @@ describe('creating a connection', () => {
     expect(fb.body.status).toBe('DISCONNECTED'); // waits for its Meta login; no worker session
     const res = await api(c.adminToken).get('/whatsapp/filter', { session: '0', channel: 'facebook' });
     expect(res.body.map((w: { name: string }) => w.name)).toEqual(['Página']);
-    expect(await takeWorkerCommands(fb.body.id, { timeoutMs: 1500 })).toEqual([]);
+    const stored = (await listConnections(c.company.id)).find((w) => w.id === fb.body.id)!;
+    expect(stored.sessionCommand).toBeUndefined();
+    expect(await getLease(c.company.id, fb.body.id)).toBeNull();
   });
 });
 
@@ -350,7 +352,13 @@ describe('exactly one default connection', () => {
     const c = await freshCompany();
     const a = (await api(c.adminToken).post('/whatsapp', { name: 'Conexão A' })).body;
     const b = (await api(c.adminToken).post('/whatsapp', { name: 'Conexão B' })).body;
-    await takeWorkerCommands(b.id);
+    await waitFor(
+      () => getLease(c.company.id, b.id),
+      (l) => l?.holder !== undefined && l.holder !== null,
+      {
+        what: 'a worker to hold B',
+      },
+    );
 
     const refused = await api(c.adminToken).delete(`/whatsapp/${a.id}`);
     expect(refused.status).toBe(400);
@@ -359,7 +367,12 @@ describe('exactly one default connection', () => {
 
     const removed = await api(c.adminToken).delete(`/whatsapp/${b.id}`);
     expect(removed.status).toBe(200);
-    expect(await takeWorkerCommands(b.id)).toEqual([expect.objectContaining({ command: 'disconnect' })]);
+    // The disconnect reached the worker: the session, its lease and its auth state are gone.
+    await waitFor(
+      () => getLease(c.company.id, b.id),
+      (l) => l === null,
+      { what: 'B’s lease to go' },
+    );
     expect(await findConnectionByToken(b.token)).toBeNull();
     expect(await getConnectionCompanyId(b.id)).toBeNull();
     expect((await api(c.adminToken).get(`/whatsapp/${b.id}`)).status).toBe(404);
@@ -392,9 +405,9 @@ describe('updating', () => {
       complationMessage: 'Obrigado!',
       whenExpiresTicket: '1',
       groupAsTicket: 'enabled',
-      status: 'OPENING',
       token: created.token,
     });
+    expect(res.body.status).not.toBe('CONNECTED');
     expect(res.body.schedules).toEqual(schedules);
     expect((await api(t.adminToken).get(`/whatsapp/${created.id}`)).body.complationMessage).toBe('Obrigado!');
   });
@@ -411,12 +424,13 @@ describe('updating', () => {
 
   it('enabling the old-message import on a connected WhatsApp drops the session for a new pairing', async () => {
     const created = (await api(t.adminToken).post('/whatsapp', { name: 'Importação' })).body;
-    await takeWorkerCommands(created.id);
+    await waitForConnection(t.company.id, created.id, (w) => w?.status === 'qrcode');
     await setSessionState(t.company.id, created.id, { status: 'CONNECTED', at: new Date().toISOString() });
     const res = await api(t.adminToken).put(`/whatsapp/${created.id}`, { importOldMessages: yesterday() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ status: 'qrcode', importOldMessages: yesterday() });
-    expect(await takeWorkerCommands(created.id)).toEqual([expect.objectContaining({ command: 'new-qr' })]);
+    const renewed = await waitForConnection(t.company.id, created.id, (w) => w?.status === 'qrcode' && w.qrcode !== '');
+    expect(renewed).toMatchObject({ sessionCommand: 'new-qr' });
   });
 });
 
@@ -443,55 +457,69 @@ describe('session actions', () => {
     manager = await connectSocket(`${wsUrl()}?token=${m.token}`);
   });
 
-  const expectSessionEvents = async (s: TestSocket, id: number, status: string) => {
-    expect(await s.next()).toMatchObject({
-      channel: `company-${c.company.id}-whatsappSession`,
-      action: 'update',
-      session: { id, status },
-    });
-    expect(await s.next()).toMatchObject({
-      channel: `company-${c.company.id}-whatsapp`,
-      action: 'update',
-      whatsapp: { id, status },
-    });
+  /** Each status as its two events, in order: the session update, then the connection update. */
+  const expectSessionEvents = async (s: TestSocket, id: number, ...statuses: string[]) => {
+    for (const status of statuses) {
+      expect(await s.next()).toMatchObject({
+        channel: `company-${c.company.id}-whatsappSession`,
+        action: 'update',
+        session: { id, status },
+      });
+      expect(await s.next()).toMatchObject({
+        channel: `company-${c.company.id}-whatsapp`,
+        action: 'update',
+        whatsapp: { id, status },
+      });
+    }
   };
 
-  it('create, retry, new QR and disconnect each enqueue their command and publish the waiting status to managers only', async () => {
+  it('create, retry, new QR and disconnect each publish the waiting status, then the worker’s answer, to managers only', async () => {
     const created = (await api(c.adminToken).post('/whatsapp', { name: 'Sessão' })).body;
-    await expectSessionEvents(admin, created.id, 'OPENING');
-    await expectSessionEvents(manager, created.id, 'OPENING');
+    // The API's waiting status always arrives before the worker's answer (a QR code from the simulator).
+    await expectSessionEvents(admin, created.id, 'OPENING', 'qrcode');
+    await expectSessionEvents(manager, created.id, 'OPENING', 'qrcode');
     await expectNothingPending(plain);
 
     const steps = [
-      { call: () => api(c.adminToken).post(`/whatsappsession/${created.id}`), command: 'start', status: 'OPENING' },
-      { call: () => api(managerToken).put(`/whatsappsession/${created.id}`), command: 'new-qr', status: 'OPENING' },
+      {
+        call: () => api(c.adminToken).post(`/whatsappsession/${created.id}`),
+        command: 'start',
+        status: 'OPENING',
+        then: ['qrcode'], // the running session shows its QR code again
+      },
+      {
+        call: () => api(managerToken).put(`/whatsappsession/${created.id}`),
+        command: 'new-qr',
+        status: 'OPENING',
+        then: ['qrcode'],
+      },
       {
         call: () => api(c.adminToken).delete(`/whatsappsession/${created.id}`),
         command: 'disconnect',
         status: 'DISCONNECTED',
+        then: [],
       },
     ];
-    const commands = [await takeWorkerCommands(created.id)];
     for (const step of steps) {
+      const before = new Date().toISOString();
       const res = await step.call();
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.whatsapp).toMatchObject({ id: created.id, status: step.status });
       expect(typeof res.body.message).toBe('string');
-      await expectSessionEvents(admin, created.id, step.status);
-      await expectSessionEvents(manager, created.id, step.status);
-      commands.push(await takeWorkerCommands(created.id));
+      await expectSessionEvents(admin, created.id, step.status, ...step.then);
+      await expectSessionEvents(manager, created.id, step.status, ...step.then);
+      // The connection records the latest command, so a worker drops older, reordered ones.
+      const stored = (await listConnections(c.company.id)).find((w) => w.id === created.id)!;
+      expect(stored.sessionCommand).toBe(step.command);
+      expect(stored.sessionCommandAt! >= before).toBe(true);
     }
+    await waitFor(
+      () => getLease(c.company.id, created.id),
+      (l) => l?.holder === null,
+      { what: 'the release' },
+    );
     await expectNothingPending(plain);
-    expect(commands.map((batch) => batch.map((m) => m.command))).toEqual([
-      ['start'],
-      ['start'],
-      ['new-qr'],
-      ['disconnect'],
-    ]);
-    // The connection records the latest command, so a worker drops older, reordered ones.
-    const stored = (await listConnections(c.company.id)).find((w) => w.id === created.id)!;
-    expect(stored.sessionCommand).toBe('disconnect');
-    expect(stored.sessionCommandAt).toBe(commands[3]![0]!.requestedAt);
+    await expectNothingPending(admin);
   });
 
   it('restart sends a restart for every WhatsApp connection of the company', async () => {
@@ -499,20 +527,29 @@ describe('session actions', () => {
     const one = (await api(d.adminToken).post('/whatsapp', { name: 'R1' })).body;
     const two = (await api(d.adminToken).post('/whatsapp', { name: 'R2' })).body;
     const meta = (await api(d.adminToken).post('/whatsapp', { name: 'R3', channel: 'instagram' })).body;
-    await takeWorkerCommands(one.id);
-    await takeWorkerCommands(two.id);
+    const shown = await Promise.all(
+      [one, two].map((w) => waitForConnection(d.company.id, w.id, (x) => x?.status === 'qrcode')),
+    );
     const res = await api(d.adminToken).post('/whatsapp-restart');
     expect(res.body).toEqual({ message: 'Whatsapp restart.', restarted: 2 });
-    expect(await takeWorkerCommands(one.id)).toEqual([expect.objectContaining({ command: 'restart' })]);
-    expect(await takeWorkerCommands(two.id)).toEqual([expect.objectContaining({ command: 'restart' })]);
+    // Restarted without a pairing: each shows a new QR code.
+    for (const [i, w] of [one, two].entries()) {
+      const again = await waitForConnection(
+        d.company.id,
+        w.id,
+        (x) => x?.sessionCommand === 'restart' && x.status === 'qrcode' && x.qrcode !== shown[i]!.qrcode,
+      );
+      expect(again!.qrcode).toMatch(/^zapdesk-sim:/);
+    }
+    expect((await listConnections(d.company.id)).find((w) => w.id === meta.id)!.sessionCommand).toBeUndefined();
     const onMeta = await api(d.adminToken).post(`/whatsappsession/${meta.id}`);
     expect(onMeta.status).toBe(400);
   });
 
   it('deleting publishes a delete with the whatsappId to managers', async () => {
     const created = (await api(c.adminToken).post('/whatsapp', { name: 'Some' })).body;
-    await expectSessionEvents(admin, created.id, 'OPENING');
-    await expectSessionEvents(manager, created.id, 'OPENING');
+    await expectSessionEvents(admin, created.id, 'OPENING', 'qrcode');
+    await expectSessionEvents(manager, created.id, 'OPENING', 'qrcode');
     expect((await api(c.adminToken).delete(`/whatsapp/${created.id}`)).status).toBe(200);
     const deleted = { channel: `company-${c.company.id}-whatsapp`, action: 'delete', whatsappId: created.id };
     expect(await admin.next()).toEqual(deleted);
@@ -526,7 +563,7 @@ describe('super routes', () => {
     const token = await superToken();
     const c = await freshCompany();
     const created = (await api(c.adminToken).post('/whatsapp', { name: 'Do Cliente' })).body;
-    await takeWorkerCommands(created.id);
+    await waitForConnection(c.company.id, created.id, (w) => w?.status === 'qrcode');
 
     const one = await api(token).get(`/whatsapp-admin/${created.id}`, { session: '0' });
     expect(one.status).toBe(200);
@@ -547,7 +584,7 @@ describe('super routes', () => {
     expect(seen.find((w) => w.id === created.id)).toMatchObject({
       companyId: c.company.id,
       company: { id: c.company.id, name: c.company.name },
-      status: 'OPENING',
+      status: 'qrcode',
       isDefault: true,
     });
     expect(JSON.stringify(seen)).not.toContain(created.token);
@@ -556,9 +593,13 @@ describe('super routes', () => {
     const off = await api(token).delete(`/whatsappsession/admin/${created.id}`);
     expect(off.status).toBe(200);
     expect(off.body.whatsapp).toMatchObject({ id: created.id, status: 'DISCONNECTED' });
-    expect(await takeWorkerCommands(created.id)).toEqual([
-      expect.objectContaining({ companyId: c.company.id, command: 'disconnect' }),
-    ]);
+    const ended = await waitForConnection(c.company.id, created.id, (w) => w?.sessionCommand === 'disconnect');
+    expect(ended!.status).toBe('DISCONNECTED');
+    await waitFor(
+      () => getLease(c.company.id, created.id),
+      (l) => l?.holder === null,
+      { what: 'the release' },
+    );
     expect((await api(c.adminToken).delete(`/whatsappsession/admin/${created.id}`)).status).toBe(403);
   });
 });

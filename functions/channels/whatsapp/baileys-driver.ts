@@ -1,18 +1,13 @@
-import {
-  Browsers,
-  BufferJSON,
-  DisconnectReason as BaileysDisconnect,
-  initAuthCreds,
-  makeCacheableSignalKeyStore,
-  makeWASocket,
-  proto,
-  type AuthenticationCreds,
-  type ConnectionState,
-  type SignalDataSet,
-  type SignalDataTypeMap,
-  type SignalKeyStore as BaileysKeyStore,
-  type UserFacingSocketConfig,
-  type WASocket,
+import { createRequire } from 'node:module';
+import type * as Baileys from '@whiskeysockets/baileys';
+import type {
+  AuthenticationCreds,
+  ConnectionState,
+  SignalDataSet,
+  SignalDataTypeMap,
+  SignalKeyStore as BaileysKeyStore,
+  UserFacingSocketConfig,
+  WASocket,
 } from '@whiskeysockets/baileys';
 import { logger } from '../../core/logger';
 import type {
@@ -34,6 +29,20 @@ import type {
  * Only loaded when WHATSAPP_DRIVER is `baileys` (it takes ~1.7 s to import). This machine cannot reach
  * WhatsApp: the mapping and the auth state are unit-tested with Baileys' own types and values.
  */
+
+/**
+ * Baileys is CommonJS, and Node's ESM loader cannot see its `proto` re-export as a named import (the
+ * bundled worker fails at start with "Named export 'proto' not found"): load the package with require.
+ */
+const {
+  Browsers,
+  BufferJSON,
+  DisconnectReason: BaileysDisconnect,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  makeWASocket,
+  proto,
+} = createRequire(import.meta.url)('@whiskeysockets/baileys') as typeof Baileys;
 
 /** The fields of a `connection.update` this mapping reads. */
 export type ConnectionUpdate = Partial<ConnectionState>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { config } from '../../config';
 import type { PlanFlag } from '../../routes';
 import type { AuthContext } from '../auth-context';
 import { BadRequest, Forbidden, NotFound, type FieldError } from '../errors';
@@ -156,20 +157,25 @@ export interface SessionCommandMessage {
   requestedAt: string;
 }
 
-/** What the connection shows while the worker carries a command out (spec §4 statuses). */
-const WAITING: Record<SessionCommand, { status: ConnectionStatus; qrcode?: string; retries?: number }> = {
+/**
+ * What the connection shows while the worker carries a command out (spec §4 statuses). A scan changes
+ * nothing until the session answers (PAIRING, then CONNECTED).
+ */
+const WAITING: Record<SessionCommand, { status?: ConnectionStatus; qrcode?: string; retries?: number }> = {
   start: { status: 'OPENING', qrcode: '', retries: 0 },
   'new-qr': { status: 'OPENING', qrcode: '', retries: 0 },
   restart: { status: 'OPENING' },
   disconnect: { status: 'DISCONNECTED', qrcode: '' },
+  scan: {},
 };
 
 const sendCommand = (message: SessionCommandMessage) => sendQueueMessage('worker-control', message);
 
 /**
- * Records the command and the waiting status on the connection, then sends the command. If the queue
- * cannot take it, the connection shows DISCONNECTED (so the screen offers "try again") and the caller
- * gets the 503.
+ * Records the command and the waiting status on the connection, announces it, then sends the command —
+ * in that order, so the worker's answer (a QR code, CONNECTED) can never reach the browsers before the
+ * waiting status it replaces. If the queue cannot take the command, the connection shows DISCONNECTED (so
+ * the screen offers "try again") and the caller gets the 503.
  */
 const runSessionCommand = async (connection: Connection, command: SessionCommand): Promise<Connection> => {
   if (connection.channel !== 'whatsapp') {
@@ -180,18 +186,25 @@ const runSessionCommand = async (connection: Connection, command: SessionCommand
   const { companyId, id } = connection;
   const at = new Date().toISOString();
   const waiting = await setSessionState(companyId, id, { ...WAITING[command], command, at });
+  if (WAITING[command].status !== undefined) await announce(companyId, [waiting], { session: true });
   try {
     await sendCommand({ companyId, whatsappId: id, command, requestedAt: at });
   } catch (err) {
-    if (command !== 'disconnect') {
+    if (command !== 'disconnect' && command !== 'scan') {
       const failed = await setSessionState(companyId, id, { status: 'DISCONNECTED', at: new Date().toISOString() });
       await announce(companyId, [failed], { session: true });
     }
     throw err;
   }
-  await announce(companyId, [waiting], { session: true });
   return waiting;
 };
+
+/**
+ * The WhatsApp worker's announcement of a session change it wrote (status, QR code, number): the same
+ * events, audience and view as the API's own changes (decisions D24).
+ */
+export const announceSessionChange = (connection: Connection): Promise<void> =>
+  announce(connection.companyId, [connection], { session: true });
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading
@@ -333,6 +346,10 @@ export const createCompanyConnection = async (
     { ...(plan ? { maxConnections: plan.connections } : {}), makeDefault: isDefault === true },
   );
 
+  // Announced before the worker gets its command, so its QR code never reaches a browser first.
+  await announce(auth.companyId, [connection, ...(await withPreviousDefault(auth.companyId, previousDefaultId))], {
+    session: whatsapp,
+  });
   let created = connection;
   if (whatsapp) {
     try {
@@ -348,11 +365,9 @@ export const createCompanyConnection = async (
         status: 'DISCONNECTED',
         at: new Date().toISOString(),
       });
+      await announce(auth.companyId, [created], { session: true });
     }
   }
-  await announce(auth.companyId, [created, ...(await withPreviousDefault(auth.companyId, previousDefaultId))], {
-    session: whatsapp,
-  });
   return viewOf(created, { withToken: true });
 };
 
@@ -400,12 +415,12 @@ export const updateCompanyConnection = async (
     },
     { makeDefault: isDefault === true },
   );
-  if (dropsSession) {
-    await sendCommand({ companyId: auth.companyId, whatsappId: id, command: 'new-qr', requestedAt: at });
-  }
   await announce(auth.companyId, [connection, ...(await withPreviousDefault(auth.companyId, previousDefaultId))], {
     session: dropsSession,
   });
+  if (dropsSession) {
+    await sendCommand({ companyId: auth.companyId, whatsappId: id, command: 'new-qr', requestedAt: at });
+  }
   return viewOf(connection, { withToken: true });
 };
 
@@ -476,6 +491,27 @@ export const restartCompanyConnections = async (auth: AuthContext): Promise<{ re
   const connections = await listConnections(auth.companyId, { channel: 'whatsapp' });
   for (const connection of connections) await runSessionCommand(connection, 'restart');
   return { restarted: connections.length };
+};
+
+/**
+ * POST /simulator/{whatsappId}/scan: the phone simulator scans the QR code a connection shows (DESIGN §6).
+ * Only where the workers run the simulator driver (WHATSAPP_DRIVER=simulator: locally, in tests, or a demo
+ * deployment); elsewhere the route answers 404. The scan is a worker command like the others (decisions
+ * D24, D31): recorded on the connection, then sent; the session answers PAIRING, then CONNECTED.
+ */
+export const scanSimulatorQrCode = async (auth: AuthContext, id: number): Promise<ConnectionView> => {
+  requireManager(auth);
+  requireChannelInPlan(auth, 'whatsapp');
+  if (config().WHATSAPP_DRIVER !== 'simulator') {
+    throw new NotFound('ERR_NOT_FOUND', 'The phone simulator is not enabled here');
+  }
+  const connection = await findInCompany(auth.companyId, id);
+  if (connection.channel === 'whatsapp' && connection.status !== 'qrcode') {
+    throw new BadRequest('ERR_VALIDATION', 'The connection shows no QR code to scan', [
+      { field: 'params.whatsappId', reason: `status is ${connection.status}, not qrcode` },
+    ]);
+  }
+  return viewOf(await runSessionCommand(connection, 'scan'), { withToken: true });
 };
 
 // ---------------------------------------------------------------------------------------------------------

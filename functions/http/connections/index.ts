@@ -9,6 +9,7 @@ import {
   listEveryConnection,
   renewConnectionQrCode,
   restartCompanyConnections,
+  scanSimulatorQrCode,
   showAnyConnection,
   showConnection,
   startConnectionSession,
@@ -194,6 +195,13 @@ export const handlers: AreaHandlers = {
   }),
   'restart-connections': defineRoute({
     handle: async ({ auth }) => ({ message: 'Whatsapp restart.', ...(await restartCompanyConnections(auth!)) }),
+  }),
+  'scan-simulator-qrcode': defineRoute({
+    params: z.object({ whatsappId: z.coerce.number().int().positive() }),
+    handle: async ({ auth, params }) => ({
+      message: 'QR code scanned.',
+      whatsapp: await scanSimulatorQrCode(auth!, params.whatsappId),
+    }),
   }),
 };
 

@@ -7,6 +7,7 @@ import { requestPasswordReset } from '../../../functions/core/auth/password-rese
 import { latestResetCode } from '../../helpers/outbox';
 import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 import { greetingForm, nonDefaultConnection, someConnection } from '../../helpers/connections';
+import { setSessionState } from '../../../functions/data/connection-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -267,6 +268,22 @@ export const ACCESS: Record<string, AccessRow> = {
     notTenantData: 'super only: names any company’s connection by its platform-unique id (others get 403)',
   },
   'POST /whatsapp-restart': { allow: admins, request: async () => ({ path: '/whatsapp-restart' }) },
+  // The phone simulator's scan needs a connection that shows a QR code (set in storage; nobody holds it).
+  'POST /simulator/{whatsappId}/scan': {
+    allow: admins,
+    ...byConnection(
+      (id) => ({ path: `/simulator/${id}/scan` }),
+      async (companyId) => {
+        const connection = await someConnection(companyId);
+        await setSessionState(companyId, connection.id, {
+          status: 'qrcode',
+          qrcode: 'zapdesk-sim:matrix',
+          at: new Date().toISOString(),
+        });
+        return connection;
+      },
+    ),
+  },
 };
 
 /** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */

@@ -1,0 +1,597 @@
+import * as z from 'zod';
+import { config } from '../../config';
+import { announceSessionChange, type SessionCommandMessage } from '../../core/connections/connection-service';
+import { errorFields, logger } from '../../core/logger';
+import {
+  getConnection,
+  getSessionCommands,
+  setHeldSessionState,
+  type SessionCommand,
+  type WorkerSessionState,
+} from '../../data/connection-repository';
+import { deleteQueueMessage, receiveQueueMessages } from '../../data/queue-receiver';
+import { authStateStore, type AuthStateStore } from '../../data/wa-auth-state-repository';
+import {
+  acquireLease,
+  deleteLease,
+  getLease,
+  getLeases,
+  getWorker,
+  isWorkerDead,
+  markCommandHandled,
+  releaseLease,
+} from '../../data/wa-lease-repository';
+import type { DisconnectReason, Session, SessionEvents, WhatsAppDriver } from './driver';
+import { WorkerLease } from './lease';
+import { createSimulatorDriver, simulatedPhoneNumber } from './simulator-driver';
+
+/**
+ * The WhatsApp worker (DESIGN §6, decisions D24 and D31): holds WhatsApp sessions, one lease per
+ * connection, and carries out the API's session commands.
+ *
+ * Routing. The API records every command on the connection (`sessionCommand`, `sessionCommandAt`) before
+ * it sends it on the shared, standard `worker-control` queue, so the connection item is the truth and a
+ * message is only a wake-up:
+ * - a message older than the connection's `sessionCommandAt` is stale and dropped;
+ * - a connection nobody holds (or whose holder is dead) is taken by the worker that got the message;
+ * - a connection another live worker holds is left to it: every worker checks the connections it holds
+ *   on each heartbeat (one BatchGet of their commands and leases) and carries out a command newer than
+ *   the one its lease records as handled. So any worker may receive any message, and nothing is lost or
+ *   bounced between workers.
+ * A lease that is no longer this worker's (checked on every heartbeat and refused by every write) closes
+ * that session at once without writing anything: never two holders.
+ *
+ * What the worker writes on a connection (D24): status, qrcode, retries, number, updatedAt — each write
+ * fenced by the lease and by the command generation — then it announces the change to the company's
+ * connection managers like the API does.
+ */
+export interface WorkerOptions {
+  /** @default the simulator or Baileys, per config WHATSAPP_DRIVER */
+  driver?: WhatsAppDriver;
+  /** @default config WORKER_HEARTBEAT_MS */
+  heartbeatMs?: number;
+  /** @default config WORKER_LEASE_MS */
+  leaseMs?: number;
+  /** Long-poll `worker-control`. Tests start extra workers without it and call handleCommand. @default true */
+  consumeQueue?: boolean;
+  /** Reconnect backoff after a lost connection: base doubling per retry, capped. @default 1 s … 60 s */
+  reconnect?: { baseMs: number; maxMs: number };
+}
+
+export type CommandOutcome =
+  /** Carried out (or, for a takeover, the session resumed). */
+  | 'done'
+  /** Older than the connection's latest command. */
+  | 'stale'
+  /** Already carried out by the holder. */
+  | 'handled-before'
+  /** Another live worker holds the connection; it carries the command out on its next heartbeat. */
+  | 'held-elsewhere'
+  /** The connection is gone: its session, lease and auth state were cleaned up. */
+  | 'gone'
+  /** This worker lost the lease meanwhile and closed the session. */
+  | 'lost'
+  /** Nothing to do. */
+  | 'idle';
+
+export interface WhatsAppWorker {
+  /** The worker's current task id (its heartbeat item, and the lease holder it writes). */
+  readonly taskId: string;
+  /** Carries out one worker-control message (the queue loop calls this; tests may too). */
+  handleCommand: (message: SessionCommandMessage) => Promise<CommandOutcome>;
+  /** The connections with a session in this worker. */
+  held: () => { companyId: number; whatsappId: number }[];
+  /** Graceful stop (SIGTERM): closes every session and declares the worker dead, so peers take over now. */
+  stop: () => Promise<void>;
+  /** A crash, for tests: stops everything and writes nothing; peers take over when the heartbeat expires. */
+  kill: () => void;
+}
+
+const commandMessage = z.object({
+  companyId: z.number().int().positive(),
+  whatsappId: z.number().int().positive(),
+  command: z.enum(['start', 'new-qr', 'disconnect', 'restart', 'scan']),
+  requestedAt: z.string().min(1),
+});
+
+/** The driver WHATSAPP_DRIVER names; Baileys is imported only when chosen (it takes ~1.7 s to load). */
+export const driverFromConfig = async (): Promise<WhatsAppDriver> => {
+  if (config().WHATSAPP_DRIVER === 'baileys') {
+    const { createBaileysDriver } = await import('./baileys-driver');
+    return createBaileysDriver();
+  }
+  return createSimulatorDriver();
+};
+
+/** One connection's session in this worker. */
+interface Live {
+  key: string;
+  companyId: number;
+  whatsappId: number;
+  fence: number;
+  /** The connection's `sessionCommandAt` this session runs under; writes are conditional on it. */
+  generation: string | null;
+  store: AuthStateStore;
+  session: Session | undefined;
+  /** The last state written, re-announced when someone asks to start a running session again. */
+  state: WorkerSessionState | null;
+  qrCodes: number;
+  retries: number;
+  reconnectTimer: NodeJS.Timeout | undefined;
+  /** Status writes, in order. */
+  writes: Promise<void>;
+  /** Credential writes, in order; a reconnect waits for them. */
+  credsWrites: Promise<void>;
+  closed: boolean;
+}
+
+type Trigger = { kind: 'command'; requestedAt: string } | { kind: 'check' } | { kind: 'takeover'; from: string };
+
+const keyOf = (companyId: number, whatsappId: number) => `${companyId}#${whatsappId}`;
+
+class Worker implements WhatsAppWorker {
+  private readonly sessions = new Map<string, Live>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+  private lease!: WorkerLease;
+  private running = true;
+  private readonly abort = new AbortController();
+  private queueLoop: Promise<void> = Promise.resolve();
+  private readonly reconnect: { baseMs: number; maxMs: number };
+  private readonly visibilitySeconds: number;
+
+  constructor(
+    private readonly driver: WhatsAppDriver,
+    private readonly settings: { heartbeatMs: number; leaseMs: number; consumeQueue: boolean },
+    reconnect?: { baseMs: number; maxMs: number },
+  ) {
+    this.reconnect = reconnect ?? { baseMs: 1_000, maxMs: 60_000 };
+    // A message this worker received but could not finish comes back soon (another worker checks it).
+    this.visibilitySeconds = Math.max(2, Math.ceil((2 * settings.leaseMs) / 1000));
+  }
+
+  async start(): Promise<void> {
+    this.lease = await WorkerLease.start({
+      heartbeatMs: this.settings.heartbeatMs,
+      leaseMs: this.settings.leaseMs,
+      onBeat: () => this.checkHeld(),
+      onOrphan: async (c, from) => {
+        await this.withLock(keyOf(c.companyId, c.whatsappId), () =>
+          this.reconcile(c.companyId, c.whatsappId, { kind: 'takeover', from }),
+        );
+      },
+      onFenced: () => {
+        for (const live of [...this.sessions.values()]) this.abandon(live);
+      },
+    });
+    if (this.settings.consumeQueue) this.queueLoop = this.consume();
+    logger.info('whatsapp worker started', { taskId: this.taskId, driver: this.driver.name });
+  }
+
+  get taskId(): string {
+    return this.lease.taskId;
+  }
+
+  held() {
+    return [...this.sessions.values()].map((l) => ({ companyId: l.companyId, whatsappId: l.whatsappId }));
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Queue and commands
+
+  private async consume(): Promise<void> {
+    while (this.running) {
+      let messages: Awaited<ReturnType<typeof receiveQueueMessages>>;
+      try {
+        messages = await receiveQueueMessages('worker-control', {
+          max: 10,
+          waitSeconds: 20,
+          visibilitySeconds: this.visibilitySeconds,
+          abortSignal: this.abort.signal,
+        });
+      } catch (err) {
+        if (!this.running) return;
+        logger.warn('worker-control receive failed; retrying', errorFields(err));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        continue;
+      }
+      await Promise.all(
+        messages.map(async (m) => {
+          try {
+            const parsed = commandMessage.safeParse(JSON.parse(m.body));
+            if (!parsed.success) {
+              logger.warn('worker-control message dropped: not a session command', { body: m.body.slice(0, 200) });
+            } else {
+              const outcome = await this.handleCommand(parsed.data);
+              // Stopping before it was looked at: leave it for another worker.
+              if (outcome === 'idle' && !this.running) return;
+              logger.debug('worker-control message', { ...parsed.data, outcome, taskId: this.taskId });
+            }
+            await deleteQueueMessage('worker-control', m.receiptHandle);
+          } catch (err) {
+            // Left in the queue: it comes back after the visibility timeout (and goes to the DLQ in the end).
+            logger.warn('worker-control message failed; it will be redelivered', errorFields(err));
+          }
+        }),
+      );
+    }
+  }
+
+  handleCommand(message: SessionCommandMessage): Promise<CommandOutcome> {
+    if (!this.running) return Promise.resolve('idle');
+    return this.withLock(keyOf(message.companyId, message.whatsappId), () =>
+      this.reconcile(message.companyId, message.whatsappId, { kind: 'command', requestedAt: message.requestedAt }),
+    );
+  }
+
+  /** One connection at a time per worker: commands, checks, takeovers and reconnects queue up. */
+  private withLock<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const tail = next.catch(() => undefined);
+    this.locks.set(key, tail);
+    void tail.then(() => {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    });
+    return next;
+  }
+
+  /**
+   * Brings one connection to what its item asks for. The same steps serve a queue message, a check of a
+   * held connection and a takeover: read the connection and the lease (consistently), then act only as
+   * (or by becoming) the lease holder.
+   */
+  private async reconcile(companyId: number, whatsappId: number, trigger: Trigger): Promise<CommandOutcome> {
+    if (!this.running) return 'idle';
+    const key = keyOf(companyId, whatsappId);
+    const me = this.taskId;
+    const [connection, lease] = await Promise.all([
+      getConnection(companyId, whatsappId),
+      getLease(companyId, whatsappId),
+    ]);
+    let live = this.sessions.get(key);
+    if (live && (!lease || lease.holder !== me || lease.fence !== live.fence)) {
+      this.abandon(live);
+      return 'lost';
+    }
+    if (trigger.kind === 'command' && connection && connection.sessionCommandAt !== trigger.requestedAt) return 'stale';
+    if (trigger.kind === 'takeover' && lease?.holder !== trigger.from) return 'idle';
+
+    // Who may act: this worker if it holds the lease, else whoever takes it from nobody or from the dead.
+    let holder = lease?.holder === me ? { taskId: me, fence: lease.fence } : null;
+    let takeFrom: string | null = null;
+    if (!holder && lease?.holder) {
+      if (!isWorkerDead(await getWorker(lease.holder))) return 'held-elsewhere';
+      takeFrom = lease.holder;
+    }
+    const take = async (): Promise<boolean> => {
+      if (holder) return true;
+      const taken = await acquireLease(companyId, whatsappId, me, { from: takeFrom });
+      if (taken) holder = { taskId: me, fence: taken.fence };
+      return taken !== null;
+    };
+
+    if (!connection) {
+      // Deleted: log out, purge the auth state, drop the lease (decisions D24).
+      if (!lease) {
+        await authStateStore(companyId, whatsappId).clear();
+        return 'gone';
+      }
+      if (lease.holder && !(await take())) return 'held-elsewhere';
+      if (live) await this.close(live, { logout: true });
+      await authStateStore(companyId, whatsappId).clear();
+      await deleteLease(companyId, whatsappId, holder);
+      return 'gone';
+    }
+
+    const generation = connection.sessionCommandAt ?? null;
+    const pending = (generation ?? '') > (lease?.handledCommandAt ?? '');
+    const command: SessionCommand = connection.sessionCommand ?? 'start';
+
+    if (!pending) {
+      if (trigger.kind === 'command') return 'handled-before';
+      if (trigger.kind !== 'takeover') return 'idle';
+      // A dead worker's session: resume it from the stored auth state (no new QR code when paired).
+      if (!(await take())) return 'held-elsewhere';
+      if (command === 'disconnect') {
+        await releaseLease(companyId, whatsappId, holder!);
+        return 'done';
+      }
+      await this.open(this.track(companyId, whatsappId, holder!.fence, generation));
+      return 'done';
+    }
+
+    if (!(await take())) return 'held-elsewhere';
+    const fence = holder!.fence;
+    live = this.sessions.get(key);
+    switch (command) {
+      case 'start':
+        if (live) {
+          live.generation = generation;
+          // The API showed OPENING meanwhile: show the running session's state again.
+          if (live.session && live.state) this.write(live, live.state);
+          else if (!live.session) this.reopenNow(live);
+        } else {
+          await this.open(this.track(companyId, whatsappId, fence, generation));
+        }
+        break;
+      case 'restart':
+        if (live) await this.close(live, { logout: false });
+        await this.open(this.track(companyId, whatsappId, fence, generation));
+        break;
+      case 'new-qr':
+        if (live) await this.close(live, { logout: true });
+        await authStateStore(companyId, whatsappId).clear();
+        await this.open(this.track(companyId, whatsappId, fence, generation));
+        break;
+      case 'disconnect':
+        if (live) await this.close(live, { logout: true });
+        await authStateStore(companyId, whatsappId).clear();
+        await releaseLease(companyId, whatsappId, holder!, generation);
+        return 'done';
+      case 'scan':
+        if (live) {
+          live.generation = generation;
+          live.session?.scan?.(simulatedPhoneNumber(whatsappId));
+        } else {
+          // Taken over between the QR code and the scan: the session shows a new QR code.
+          await this.open(this.track(companyId, whatsappId, fence, generation));
+        }
+        break;
+    }
+    if (generation && !(await markCommandHandled(companyId, whatsappId, holder!, generation))) {
+      const current = this.sessions.get(key);
+      if (current) this.abandon(current);
+      return 'lost';
+    }
+    return 'done';
+  }
+
+  /** Each heartbeat: sessions whose lease is gone stop now; deleted connections and new commands get handled. */
+  private async checkHeld(): Promise<void> {
+    const lives = [...this.sessions.values()];
+    if (lives.length === 0) return;
+    const ids = lives.map((l) => ({ companyId: l.companyId, whatsappId: l.whatsappId }));
+    const [commands, leases] = await Promise.all([getSessionCommands(ids), getLeases(ids)]);
+    for (const live of lives) {
+      if (this.sessions.get(live.key) !== live) continue;
+      const lease = leases.get(live.key);
+      if (!lease || lease.holder !== this.taskId || lease.fence !== live.fence) {
+        this.abandon(live);
+        continue;
+      }
+      const connection = commands.get(live.key);
+      if (!connection || (connection.sessionCommandAt ?? '') > (lease.handledCommandAt ?? '')) {
+        void this.withLock(live.key, () => this.reconcile(live.companyId, live.whatsappId, { kind: 'check' })).catch(
+          (err: unknown) => logger.warn('session check failed', { key: live.key, ...errorFields(err) }),
+        );
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Sessions
+
+  private track(companyId: number, whatsappId: number, fence: number, generation: string | null): Live {
+    const live: Live = {
+      key: keyOf(companyId, whatsappId),
+      companyId,
+      whatsappId,
+      fence,
+      generation,
+      store: authStateStore(companyId, whatsappId, this.driver.codec),
+      session: undefined,
+      state: null,
+      qrCodes: 0,
+      retries: 0,
+      reconnectTimer: undefined,
+      writes: Promise.resolve(),
+      credsWrites: Promise.resolve(),
+      closed: false,
+    };
+    this.sessions.set(live.key, live);
+    return live;
+  }
+
+  /** Opens a driver session with the stored auth state; a failure is retried like a lost connection. */
+  private async open(live: Live): Promise<void> {
+    if (live.closed || !this.running) return;
+    try {
+      const creds = await live.store.readCreds();
+      if (live.closed || !this.running) return;
+      // The events below belong to this session only: a later one (a reconnect) replaces it in `live`.
+      const opened: { session?: Session } = {};
+      const current = () =>
+        !live.closed && opened.session !== undefined && live.session === opened.session && this.running;
+      const events: SessionEvents = {
+        qr: (code) => {
+          if (!current()) return;
+          live.qrCodes += 1;
+          this.write(live, { status: 'qrcode', qrcode: code, retries: live.qrCodes });
+        },
+        pairing: () => {
+          if (current()) this.write(live, { status: 'PAIRING', qrcode: '' });
+        },
+        connected: (number) => {
+          if (!current()) return;
+          live.qrCodes = 0;
+          live.retries = 0;
+          this.write(live, { status: 'CONNECTED', qrcode: '', retries: 0, number });
+        },
+        credsUpdate: (value) => {
+          if (!current()) return;
+          live.credsWrites = live.credsWrites
+            .then(async () => {
+              if (live.closed) return;
+              if (!(await live.store.writeCreds(value, live.fence))) this.abandon(live);
+            })
+            .catch((err: unknown) => logger.error('credentials not stored', { key: live.key, ...errorFields(err) }));
+        },
+        disconnected: (reason) => {
+          if (!current()) return;
+          live.session = undefined;
+          void this.withLock(live.key, () => this.ended(live, reason)).catch((err: unknown) =>
+            logger.warn('session end not handled', { key: live.key, reason, ...errorFields(err) }),
+          );
+        },
+      };
+      const session = this.driver.start({ creds, keys: live.store.keys }, events, {
+        companyId: live.companyId,
+        whatsappId: live.whatsappId,
+      });
+      opened.session = session;
+      live.session = session;
+    } catch (err) {
+      logger.warn('session did not open; retrying', { key: live.key, ...errorFields(err) });
+      this.lostConnection(live);
+    }
+  }
+
+  /** What a session's end means (spec §4): reconnect now, later, or stop with the status it deserves. */
+  private async ended(live: Live, reason: DisconnectReason): Promise<void> {
+    if (live.closed || this.sessions.get(live.key) !== live || !this.running) return;
+    const holder = { taskId: this.taskId, fence: live.fence };
+    switch (reason) {
+      case 'restart-required':
+        await live.credsWrites;
+        await this.open(live);
+        return;
+      case 'connection-lost':
+        this.lostConnection(live);
+        return;
+      case 'logged-out':
+      case 'timeout': {
+        // Logged out on the phone: forget the pairing and stop, never loop. QR codes unscanned: TIMEOUT.
+        await live.credsWrites;
+        await live.store.clear();
+        this.write(
+          live,
+          reason === 'timeout' ? { status: 'TIMEOUT', qrcode: '' } : { status: 'DISCONNECTED', qrcode: '', retries: 0 },
+        );
+        await live.writes;
+        live.closed = true;
+        this.sessions.delete(live.key);
+        await releaseLease(live.companyId, live.whatsappId, holder);
+        return;
+      }
+    }
+  }
+
+  private lostConnection(live: Live): void {
+    if (live.closed) return;
+    live.retries += 1;
+    this.write(live, { status: 'OPENING', qrcode: '', retries: live.retries });
+    const delay = Math.min(this.reconnect.maxMs, this.reconnect.baseMs * 2 ** (live.retries - 1));
+    clearTimeout(live.reconnectTimer);
+    live.reconnectTimer = setTimeout(() => this.reopenNow(live), delay);
+  }
+
+  private reopenNow(live: Live): void {
+    clearTimeout(live.reconnectTimer);
+    void this.withLock(live.key, async () => {
+      if (!live.closed && !live.session && this.sessions.get(live.key) === live) await this.open(live);
+    }).catch((err: unknown) => logger.warn('reconnect failed', { key: live.key, ...errorFields(err) }));
+  }
+
+  /** Queues a fenced status write and, once written, the announcement. */
+  private write(live: Live, state: WorkerSessionState): void {
+    live.writes = live.writes
+      .then(async () => {
+        if (live.closed || !this.running) return;
+        const outcome = await setHeldSessionState(
+          live.companyId,
+          live.whatsappId,
+          { taskId: this.taskId, fence: live.fence },
+          live.generation,
+          state,
+        );
+        if (outcome === 'lost') {
+          this.abandon(live);
+          return;
+        }
+        if (outcome === 'superseded') {
+          // A newer command is on the connection: carry it out.
+          void this.withLock(live.key, () => this.reconcile(live.companyId, live.whatsappId, { kind: 'check' })).catch(
+            () => undefined,
+          );
+          return;
+        }
+        live.state = state;
+        const connection = await getConnection(live.companyId, live.whatsappId);
+        if (connection) await announceSessionChange(connection);
+      })
+      .catch((err: unknown) => logger.warn('session state not written', { key: live.key, ...errorFields(err) }));
+  }
+
+  /** Ends a session this worker holds (command, shutdown): waits for its writes, then forgets it. */
+  private async close(live: Live, options: { logout: boolean }): Promise<void> {
+    clearTimeout(live.reconnectTimer);
+    const session = live.session;
+    live.session = undefined;
+    if (session) {
+      try {
+        await (options.logout ? session.logout() : session.close());
+      } catch (err) {
+        logger.warn('session did not close cleanly', { key: live.key, ...errorFields(err) });
+      }
+    }
+    await live.writes;
+    await live.credsWrites;
+    live.closed = true;
+    if (this.sessions.get(live.key) === live) this.sessions.delete(live.key);
+  }
+
+  /** Stops a session at once without writing anything: the lease is no longer (surely) this worker's. */
+  private abandon(live: Live): void {
+    live.closed = true;
+    clearTimeout(live.reconnectTimer);
+    const session = live.session;
+    live.session = undefined;
+    if (this.sessions.get(live.key) === live) this.sessions.delete(live.key);
+    if (session) void session.close().catch(() => undefined);
+    logger.warn('whatsapp session abandoned: the lease is not this worker’s', { key: live.key, taskId: this.taskId });
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Lifecycle
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.abort.abort();
+    await this.queueLoop;
+    await Promise.all([...this.locks.values()]);
+    // Running is false, so events and writes stop; close the sockets without logging out.
+    await Promise.all([...this.sessions.values()].map((live) => this.close(live, { logout: false })));
+    await this.lease.retire();
+    logger.info('whatsapp worker stopped; its connections are handed over', { taskId: this.taskId });
+  }
+
+  kill(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.abort.abort();
+    this.lease.halt();
+    for (const live of [...this.sessions.values()]) {
+      live.closed = true;
+      clearTimeout(live.reconnectTimer);
+      void live.session?.close().catch(() => undefined);
+    }
+    this.sessions.clear();
+  }
+}
+
+/** Starts a worker: registers its heartbeat, then (by default) long-polls `worker-control`. */
+export const startWhatsAppWorker = async (options: WorkerOptions = {}): Promise<WhatsAppWorker> => {
+  const c = config();
+  const worker = new Worker(
+    options.driver ?? (await driverFromConfig()),
+    {
+      heartbeatMs: options.heartbeatMs ?? c.WORKER_HEARTBEAT_MS,
+      leaseMs: options.leaseMs ?? c.WORKER_LEASE_MS,
+      consumeQueue: options.consumeQueue ?? true,
+    },
+    options.reconnect,
+  );
+  await worker.start();
+  return worker;
+};
