@@ -175,7 +175,7 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'super',
   },
   { method: 'POST', path: '/whatsapp-restart', area: 'connections', handler: 'restart-connections', auth: 'user' },
-  // The phone simulator (not in the spec; DESIGN §6, decisions D31): scans the QR code a simulated session shows.
+  // The phone simulator (not in the spec; DESIGN §6, decisions D36): scans the QR code a simulated session shows.
   {
     method: 'POST',
     path: '/simulator/{whatsappId}/scan',

@@ -5,7 +5,7 @@ import { describeError, type LocalLog } from './log';
 /**
  * The WhatsApp worker as the local cloud runs it: the very program Fargate runs
  * (functions/channels/whatsapp/worker.ts, through tsx), as a child process — its own crash domain and its
- * own module state, like a task beside the Lambdas (decisions D31). Like an ECS service it is restarted when
+ * own module state, like a task beside the Lambdas (decisions D36). Like an ECS service it is restarted when
  * it dies; the new one takes the old one's connections over from their leases.
  *
  * The child stops with SIGTERM (graceful: it hands its connections over) and also when the local cloud's

@@ -25,7 +25,7 @@ import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
 
 /**
- * The WhatsApp worker (issue 4, item 2; decisions D24, D31) through the real local queues and DynamoDB
+ * The WhatsApp worker (issue 4, item 2; decisions D24, D36) through the real local queues and DynamoDB
  * Local: the local cloud runs one worker (a child process, simulator driver); tests that need to choose
  * the holder, race workers or kill one start their own workers in this process, without the queue.
  */

@@ -12,7 +12,7 @@ import {
 } from '../../data/wa-lease-repository';
 
 /**
- * A worker's life in the table (docs/data-model.md §2.10, decisions D31): one heartbeat item per worker,
+ * A worker's life in the table (docs/data-model.md §2.10, decisions D36): one heartbeat item per worker,
  * renewed every `heartbeatMs` for `leaseMs`; its leases are valid exactly while it is. Each beat also
  * - checks the worker's own sessions (`onBeat`), and
  * - sweeps the other workers: one whose heartbeat expired is marked dead, and every connection it held

@@ -26,7 +26,7 @@ import { WorkerLease } from './lease';
 import { createSimulatorDriver, simulatedPhoneNumber } from './simulator-driver';
 
 /**
- * The WhatsApp worker (DESIGN §6, decisions D24 and D31): holds WhatsApp sessions, one lease per
+ * The WhatsApp worker (DESIGN §6, decisions D24 and D36): holds WhatsApp sessions, one lease per
  * connection, and carries out the API's session commands.
  *
  * Routing. The API records every command on the connection (`sessionCommand`, `sessionCommandAt`) before

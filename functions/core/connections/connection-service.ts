@@ -497,7 +497,7 @@ export const restartCompanyConnections = async (auth: AuthContext): Promise<{ re
  * POST /simulator/{whatsappId}/scan: the phone simulator scans the QR code a connection shows (DESIGN §6).
  * Only where the workers run the simulator driver (WHATSAPP_DRIVER=simulator: locally, in tests, or a demo
  * deployment); elsewhere the route answers 404. The scan is a worker command like the others (decisions
- * D24, D31): recorded on the connection, then sent; the session answers PAIRING, then CONNECTED.
+ * D24, D36): recorded on the connection, then sent; the session answers PAIRING, then CONNECTED.
  */
 export const scanSimulatorQrCode = async (auth: AuthContext, id: number): Promise<ConnectionView> => {
   requireManager(auth);
