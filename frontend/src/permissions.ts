@@ -33,3 +33,15 @@ export const roleWith = (user: Pick<AuthUser, 'profile'>, grant: Enabled): Role 
   roleOf(user) === 'admin' || grant === 'enabled' ? 'admin' : 'user';
 
 export const can = (role: Role, permission: Permission): boolean => ROLE_PERMISSIONS[role].includes(permission);
+
+/**
+ * The role a user has on the connections page (core spec §6; decisions D22): admins and super users, and a
+ * plain user with allowConnections enabled, count as admin there and get the `connections-page:*`
+ * permissions; anyone else may not open the page.
+ */
+export const connectionsRoleOf = (user: Pick<AuthUser, 'profile' | 'super' | 'allowConnections'>): Role =>
+  user.super ? 'admin' : roleWith(user, user.allowConnections);
+
+/** May manage connections (open /connections; the side menu's attention badge is for them). */
+export const canManageConnections = (user: Pick<AuthUser, 'profile' | 'super' | 'allowConnections'>): boolean =>
+  can(connectionsRoleOf(user), 'connections-page:actionButtons');
