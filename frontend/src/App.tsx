@@ -55,8 +55,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'queues', titleKey: 'menu.queues' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: 'connections', titleKey: 'menu.connections' },
-  { path: 'allConnections', titleKey: 'menu.allConnections' },
   { path: 'files', titleKey: 'menu.files' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
   { path: 'subscription', titleKey: 'menu.subscription' },
@@ -113,6 +111,18 @@ export const routes: RouteObject[] = [
           {
             path: 'users',
             lazy: async () => ({ Component: (await import('./pages/users/users-page')).UsersPage }),
+          },
+          {
+            path: 'connections',
+            lazy: async () => ({
+              Component: (await import('./pages/connections/connections-page')).ConnectionsPage,
+            }),
+          },
+          {
+            path: 'allConnections',
+            lazy: async () => ({
+              Component: (await import('./pages/all-connections/all-connections-page')).AllConnectionsPage,
+            }),
           },
           {
             path: 'todolist',

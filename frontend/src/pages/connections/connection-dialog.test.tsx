@@ -1,0 +1,312 @@
+import { act, fireEvent, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Connection, ConnectionChannel } from '@/api/connections';
+import { changeLanguage } from '@/i18n';
+import { click, openModal } from '@/pages/users/test-kit';
+import { connectionRow } from '@/testing/connection-fixtures';
+import { fakeApi, json, type Route } from '@/testing/fake-api';
+import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
+import { renderApp } from '@/testing/render-app';
+import { ConnectionDialog } from './connection-dialog';
+
+type Wrapper = ReturnType<typeof renderApp>['wrapper'];
+
+const SAO_PAULO = connectionRow(3, 'Vendas', {
+  greetingMediaAttachment: '/media/c/2/connections/3/0b7c/ola.pdf',
+});
+
+/** GET /companySettingOne?column=... with the company's scheduleType and userRating. */
+const settingsRoute =
+  (settings: { scheduleType?: string; userRating?: string } = {}): Route =>
+  (req) => {
+    const column = req.query?.column ?? '';
+    const all: Record<string, string> = { scheduleType: 'disabled', userRating: 'disabled', ...settings };
+    return json(200, { [column]: all[column] });
+  };
+
+/** The dialog alone, as the page opens it. */
+const openDialog = async ({
+  connectionId,
+  channel = 'whatsapp',
+  routes = {},
+  settings,
+}: {
+  connectionId?: number;
+  channel?: ConnectionChannel;
+  routes?: Record<string, Route>;
+  settings?: { scheduleType?: string; userRating?: string };
+}) => {
+  const api = fakeApi({ 'GET /companySettingOne': settingsRoute(settings), ...routes });
+  const onSaved = vi.fn<(connection: Connection) => void>();
+  const onDismiss = vi.fn();
+  const view = renderApp({
+    path: '/',
+    adapter: api.adapter,
+    routes: [
+      {
+        path: '/',
+        element: (
+          <ConnectionDialog connectionId={connectionId} channel={channel} onSaved={onSaved} onDismiss={onDismiss} />
+        ),
+      },
+    ],
+  });
+  await waitFor(() => expect(openModal(view.wrapper).findContent().findAllFormFields().length).toBeGreaterThan(0), {
+    timeout: 15_000,
+  });
+  const sent = (method: string) => api.requests.filter((r) => r.method === method && !r.path.startsWith('/company'));
+  return { ...view, api, onSaved, onDismiss, sent };
+};
+
+const tabLabels = (wrapper: Wrapper) =>
+  wrapper
+    .findTabs()
+    ?.findTabLinks()
+    .map((l) => l.getElement().textContent);
+
+const openTab = (wrapper: Wrapper, id: string) => act(() => wrapper.findTabs()?.findTabLinkById(id)?.click());
+const activeTab = (wrapper: Wrapper) => wrapper.findTabs()?.findActiveTab()?.getElement().textContent;
+
+const typeText = (wrapper: Wrapper, label: string, value: string) => {
+  const area = fieldByLabel(wrapper, label).findControl()?.findTextarea();
+  if (!area) throw new Error(`the field '${label}' has no text area`);
+  act(() => area.setTextareaValue(value));
+};
+
+const chooseFile = (wrapper: Wrapper, file: File) => {
+  const input = wrapper.findFileInput()?.findNativeInput().getElement();
+  if (!input) throw new Error('no file input');
+  act(() => {
+    fireEvent.change(input, { target: { files: [file] } });
+  });
+};
+
+const SPEC_REDIRECT =
+  'Foi informado tempo para redirecionar fila, porém não foi selecionada fila para redirecionar. Os dois campos precisam estar preenchidos';
+
+describe('connection dialog', () => {
+  it("creates a WhatsApp connection: the spec's name texts first, then POST with the spec's defaults", async () => {
+    const { wrapper, api, onSaved, sent } = await openDialog({
+      routes: { 'POST /whatsapp': (req) => json(201, connectionRow(9, 'Atendimento', req.body as object)) },
+    });
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Adicionar conexão WhatsApp');
+    expect(tabLabels(wrapper)).toEqual(['Geral', 'Integrações', 'Mensagens', 'Chatbot', 'Avaliações (NPS)']);
+
+    click(openModal(wrapper), 'Adicionar');
+    expect(errorOf(wrapper, 'Nome')).toBe('Required');
+    typeInto(wrapper, 'Nome', 'A');
+    expect(errorOf(wrapper, 'Nome')).toBe('Too Short!');
+    typeInto(wrapper, 'Nome', 'x'.repeat(51));
+    expect(errorOf(wrapper, 'Nome')).toBe('Too Long!');
+    expect(sent('POST')).toHaveLength(0);
+
+    typeInto(wrapper, 'Nome', ' Atendimento ');
+    click(openModal(wrapper), 'Adicionar');
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 9 })));
+    expect(toastTexts(wrapper)).toEqual(['Conexão salva com sucesso!']);
+    const body = sent('POST')[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Atendimento',
+      channel: 'whatsapp',
+      isDefault: false,
+      maxUseBotQueues: 3,
+      maxUseBotQueuesNPS: 3,
+      provider: 'beta',
+      groupAsTicket: 'disabled',
+      allowGroup: false,
+      timeSendQueue: 0,
+      sendIdQueue: null,
+      whenExpiresTicket: '0',
+      importOldMessages: null,
+      collectiveVacationStart: null,
+    });
+    expect((body.schedules as unknown[])[0]).toEqual({
+      weekday: 'Segunda-feira',
+      weekdayEn: 'monday',
+      startTimeA: '08:00',
+      endTimeA: '12:00',
+      startTimeB: '13:00',
+      endTimeB: '18:00',
+    });
+    expect(api.requests.filter((r) => r.path === '/companySettingOne').map((r) => r.query?.column)).toEqual([
+      'scheduleType',
+      'userRating',
+    ]);
+  });
+
+  it('says a Facebook connection waits for its Meta login, and sends its channel', async () => {
+    const { wrapper, sent } = await openDialog({
+      channel: 'facebook',
+      routes: { 'POST /whatsapp': (req) => json(201, connectionRow(9, 'Página', req.body as object)) },
+    });
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Adicionar conexão Facebook');
+    expect(openModal(wrapper).findContent().findAlert()?.getElement().textContent).toContain(
+      'login com a conta da Meta',
+    );
+    typeInto(wrapper, 'Nome', 'Página');
+    click(openModal(wrapper), 'Adicionar');
+    await waitFor(() => expect(sent('POST')).toHaveLength(1));
+    expect(sent('POST')[0]?.body).toMatchObject({ name: 'Página', channel: 'facebook' });
+  });
+
+  it("shows the spec's redirect and NPS texts on their fields and opens the first tab with a problem", async () => {
+    const { wrapper, sent } = await openDialog({ settings: { userRating: 'enabled' } });
+    typeInto(wrapper, 'Nome', 'Atendimento');
+    openTab(wrapper, 'chatbot');
+    typeInto(wrapper, 'Redirecionar para a fila após', '10');
+    openTab(wrapper, 'general');
+    click(openModal(wrapper), 'Adicionar');
+
+    expect(activeTab(wrapper)).toBe('Chatbot');
+    expect(errorOf(wrapper, 'Redirecionar para a fila após')).toBe(SPEC_REDIRECT);
+    expect(errorOf(wrapper, 'Fila de redirecionamento')).toBe(SPEC_REDIRECT);
+    openTab(wrapper, 'assessments');
+    expect(errorOf(wrapper, 'Mensagem de avaliação')).toBe(
+      'É obrigado informar uma mensagem de avaliação quando se utiliza o NPS.',
+    );
+    expect(errorOf(wrapper, 'Tempo de espera pela avaliação')).toBe(
+      'É obrigado informar um tempo para avaliação quando se utiliza o NPS.',
+    );
+    expect(sent('POST')).toHaveLength(0);
+
+    // Fixed: the redirect time back to 0, a rating message and a wait time.
+    typeText(wrapper, 'Mensagem de avaliação', 'Dê uma nota de 0 a 10');
+    typeInto(wrapper, 'Tempo de espera pela avaliação', '30');
+    openTab(wrapper, 'chatbot');
+    typeInto(wrapper, 'Redirecionar para a fila após', '0');
+    expect(errorOf(wrapper, 'Redirecionar para a fila após')).toBeNull();
+  });
+
+  it('shows the rules in English too', async () => {
+    await changeLanguage('en');
+    const { wrapper } = await openDialog({});
+    typeInto(wrapper, 'Name', 'Sales');
+    openTab(wrapper, 'chatbot');
+    typeInto(wrapper, 'Redirect to the queue after', '5');
+    click(openModal(wrapper), 'Add');
+    expect(errorOf(wrapper, 'Redirect queue')).toBe(
+      'A time to redirect to a queue was given but no queue was chosen (or the reverse). Both fields must be filled in',
+    );
+  });
+
+  it("shows the server's field errors on their fields, in the language when the reason is known, and opens their tab", async () => {
+    const { wrapper, sent } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /whatsapp/3': () => json(200, SAO_PAULO),
+        'PUT /whatsapp/3': () =>
+          json(400, {
+            error: 'ERR_VALIDATION',
+            message: 'Invalid connection',
+            fields: [
+              { field: 'body.sendIdQueue', reason: 'no queue 12' },
+              {
+                field: 'body.greetingMessage',
+                reason: 'A mensagem de saudação é obrigatória quando há mais de uma fila.',
+              },
+            ],
+          }),
+      },
+    });
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Editar conexão WhatsApp');
+    typeInto(wrapper, 'Nome', 'Vendas Sul');
+    click(openModal(wrapper), 'Salvar');
+
+    await waitFor(() => expect(activeTab(wrapper)).toBe('Mensagens'));
+    expect(errorOf(wrapper, 'Mensagem de saudação')).toBe(
+      'A mensagem de saudação é obrigatória quando há mais de uma fila.',
+    );
+    expect(toastTexts(wrapper)).toEqual(['Dados inválidos. Verifique os campos e tente novamente.']);
+    openTab(wrapper, 'chatbot');
+    expect(errorOf(wrapper, 'Fila de redirecionamento')).toBe('no queue 12');
+    openTab(wrapper, 'messages');
+    typeText(wrapper, 'Mensagem de saudação', 'Olá!');
+    expect(errorOf(wrapper, 'Mensagem de saudação')).toBeNull(); // edited: the server's word no longer applies
+    expect(sent('PUT')).toHaveLength(1);
+  });
+
+  it('an edit sends only the fields that changed; schedules show only for schedules per connection', async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      settings: { scheduleType: 'connection' },
+      routes: {
+        'GET /whatsapp/3': () => json(200, SAO_PAULO),
+        'PUT /whatsapp/3': (req) => json(200, { ...SAO_PAULO, ...(req.body as object) }),
+      },
+    });
+    expect(tabLabels(wrapper)).toEqual([
+      'Geral',
+      'Integrações',
+      'Mensagens',
+      'Chatbot',
+      'Avaliações (NPS)',
+      'Horários',
+    ]);
+    openTab(wrapper, 'schedules');
+    const monday = wrapper
+      .findAllTimeInputs()
+      .find(
+        (input) =>
+          input.findNativeInput().getElement().getAttribute('aria-label') === 'Segunda-feira, Início do turno A',
+      );
+    act(() => monday?.setInputValue('09:00'));
+    openTab(wrapper, 'general');
+    typeInto(wrapper, 'Nome', 'Vendas Sul');
+    click(openModal(wrapper), 'Salvar');
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const body = sent('PUT')[0]?.body as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['name', 'schedules']);
+    expect(body.name).toBe('Vendas Sul');
+    expect((body.schedules as { startTimeA: string }[])[0]?.startTimeA).toBe('09:00');
+  });
+
+  it('uploads a chosen greeting attachment after saving, as multipart file; over 2.5 MB is refused', async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      routes: {
+        'POST /whatsapp': (req) => json(201, connectionRow(9, 'Atendimento', req.body as object)),
+        'POST /whatsapp/9/media-upload': () =>
+          json(200, connectionRow(9, 'Atendimento', { greetingMediaAttachment: '/media/c/2/connections/9/a/ola.pdf' })),
+      },
+    });
+    typeInto(wrapper, 'Nome', 'Atendimento');
+    openTab(wrapper, 'messages');
+    chooseFile(wrapper, new File([new Uint8Array(2.5 * 1024 * 1024 + 1)], 'grande.pdf', { type: 'application/pdf' }));
+    expect(errorOf(wrapper, 'Anexo da saudação')).toBe('O arquivo deve ter no máximo 2,5 MB.');
+    click(openModal(wrapper), 'Adicionar');
+    expect(sent('POST')).toHaveLength(0);
+
+    chooseFile(wrapper, new File(['%PDF-1.4'], 'ola.pdf', { type: 'application/pdf' }));
+    click(openModal(wrapper), 'Adicionar');
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('POST').map((r) => r.path)).toEqual(['/whatsapp', '/whatsapp/9/media-upload']);
+    const form = sent('POST')[1]?.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form.get('file') as File).name).toBe('ola.pdf');
+    expect(onSaved).toHaveBeenCalledWith(
+      expect.objectContaining({ greetingMediaAttachment: '/media/c/2/connections/9/a/ola.pdf' }),
+    );
+  });
+
+  it('removes the current greeting attachment on save (DELETE), and sends no edit when nothing else changed', async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /whatsapp/3': () => json(200, SAO_PAULO),
+        'DELETE /whatsapp/3/media-upload': () => json(200, { ...SAO_PAULO, greetingMediaAttachment: null }),
+      },
+    });
+    openTab(wrapper, 'messages');
+    expect(wrapper.findLink()?.getElement().textContent?.trim()).toBe('ola.pdf');
+    click(openModal(wrapper), 'Remover anexo');
+    click(openModal(wrapper), 'Salvar');
+
+    await waitFor(() =>
+      expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ greetingMediaAttachment: null })),
+    );
+    expect(sent('PUT')).toHaveLength(0);
+    expect(sent('DELETE').map((r) => r.path)).toEqual(['/whatsapp/3/media-upload']);
+  });
+});

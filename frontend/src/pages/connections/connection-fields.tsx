@@ -1,0 +1,436 @@
+import Alert from '@cloudscape-design/components/alert';
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import ColumnLayout from '@cloudscape-design/components/column-layout';
+import DatePicker from '@cloudscape-design/components/date-picker';
+import FileInput from '@cloudscape-design/components/file-input';
+import FormField from '@cloudscape-design/components/form-field';
+import Input from '@cloudscape-design/components/input';
+import Link from '@cloudscape-design/components/link';
+import Multiselect from '@cloudscape-design/components/multiselect';
+import Select, { type SelectProps } from '@cloudscape-design/components/select';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import Table from '@cloudscape-design/components/table';
+import Textarea from '@cloudscape-design/components/textarea';
+import TimeInput from '@cloudscape-design/components/time-input';
+import Toggle from '@cloudscape-design/components/toggle';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Connection, ScheduleEntry } from '@/api/connections';
+import type { ConnectionFormValues, DateField, FormErrors, NumberField } from './connection-form';
+
+/**
+ * The tabs of the connection dialog (core spec §2 Connections, §3 Connection fields). Each tab is a plain
+ * component over the form's values; the dialog owns the state, the rules and the save.
+ */
+export interface TabProps {
+  values: ConnectionFormValues;
+  onChange: (change: Partial<ConnectionFormValues>) => void;
+  /** Translated problem by field (`schedules.<i>.<field>` for schedule times). */
+  errors: FormErrors;
+}
+
+type StringField = {
+  [K in keyof ConnectionFormValues]: ConnectionFormValues[K] extends string ? K : never;
+}[keyof ConnectionFormValues];
+
+function TextField({
+  field,
+  label,
+  description,
+  values,
+  onChange,
+  errors,
+}: TabProps & {
+  field: StringField;
+  label: string;
+  description?: string;
+}) {
+  return (
+    <FormField label={label} description={description} errorText={errors[field]}>
+      <Input
+        value={values[field]}
+        autoComplete="off"
+        onChange={({ detail }) => onChange({ [field]: detail.value } as Partial<ConnectionFormValues>)}
+      />
+    </FormField>
+  );
+}
+
+function MessageField({
+  field,
+  label,
+  description,
+  values,
+  onChange,
+  errors,
+}: TabProps & {
+  field: StringField;
+  label: string;
+  description?: string;
+}) {
+  return (
+    <FormField label={label} description={description} errorText={errors[field]} stretch>
+      <Textarea
+        rows={3}
+        value={values[field]}
+        onChange={({ detail }) => onChange({ [field]: detail.value } as Partial<ConnectionFormValues>)}
+      />
+    </FormField>
+  );
+}
+
+function MinutesField({ field, label, values, onChange, errors }: TabProps & { field: NumberField; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <FormField label={label} constraintText={t('connections.dialog.minutesHint')} errorText={errors[field]}>
+      <Input
+        type="number"
+        inputMode="numeric"
+        value={values[field]}
+        onChange={({ detail }) => onChange({ [field]: detail.value } as Partial<ConnectionFormValues>)}
+      />
+    </FormField>
+  );
+}
+
+function CountField({ field, label, values, onChange, errors }: TabProps & { field: NumberField; label: string }) {
+  return (
+    <FormField label={label} errorText={errors[field]}>
+      <Input
+        type="number"
+        inputMode="numeric"
+        value={values[field]}
+        onChange={({ detail }) => onChange({ [field]: detail.value } as Partial<ConnectionFormValues>)}
+      />
+    </FormField>
+  );
+}
+
+function DateInput({ field, label, values, onChange, errors }: TabProps & { field: DateField; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <FormField label={label} errorText={errors[field]}>
+      <DatePicker
+        value={values[field]}
+        placeholder={t('connections.dialog.datePlaceholder')}
+        openCalendarAriaLabel={(date) => t('connections.dialog.openCalendar', { date: date ?? '' })}
+        onChange={({ detail }) => onChange({ [field]: detail.value } as Partial<ConnectionFormValues>)}
+      />
+    </FormField>
+  );
+}
+
+type BooleanField = {
+  [K in keyof ConnectionFormValues]: ConnectionFormValues[K] extends boolean ? K : never;
+}[keyof ConnectionFormValues];
+
+function Switch({
+  field,
+  label,
+  description,
+  values,
+  onChange,
+}: Omit<TabProps, 'errors'> & {
+  field: BooleanField;
+  label: string;
+  description?: string;
+}) {
+  return (
+    <Toggle
+      checked={values[field]}
+      description={description}
+      onChange={({ detail }) => onChange({ [field]: detail.checked } as Partial<ConnectionFormValues>)}
+    >
+      {label}
+    </Toggle>
+  );
+}
+
+type ReferenceField = 'sendIdQueue' | 'integrationId' | 'promptId' | 'flowIdWelcome' | 'flowIdNotPhrase';
+
+/**
+ * A reference to a record of an area that has no list API yet (queues, integrations, prompts, flows): the
+ * select shows the current choice and stays disabled, saying where the choices will come from.
+ */
+function PendingReference({
+  field,
+  label,
+  hint,
+  values,
+  errors,
+}: Omit<TabProps, 'onChange'> & {
+  field: ReferenceField;
+  label: string;
+  hint: string;
+}) {
+  const { t } = useTranslation();
+  const id = values[field];
+  const none: SelectProps.Option = { value: '', label: t('connections.dialog.none') };
+  const current: SelectProps.Option = id === null ? none : { value: String(id), label: `#${id}` };
+  return (
+    <FormField label={label} constraintText={hint} errorText={errors[field]}>
+      <Select disabled selectedOption={current} options={[none, current]} onChange={() => undefined} />
+    </FormField>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+export function GeneralTab({
+  connection,
+  creating,
+  importDropsSession,
+  ...props
+}: TabProps & { connection: Connection | undefined; creating: boolean; importDropsSession: boolean }) {
+  const { t } = useTranslation();
+  const { values, onChange } = props;
+  const queues = connection?.queues ?? [];
+  return (
+    <SpaceBetween size="m">
+      <ColumnLayout columns={2}>
+        <TextField {...props} field="name" label={t('connections.dialog.name')} />
+        <FormField label={t('connections.dialog.queues')} constraintText={t('connections.dialog.queuesPending')}>
+          <Multiselect
+            disabled
+            selectedOptions={queues.map((q) => ({ value: String(q.id), label: q.name }))}
+            options={queues.map((q) => ({ value: String(q.id), label: q.name }))}
+            placeholder={t('connections.dialog.noQueues')}
+            onChange={() => undefined}
+          />
+        </FormField>
+      </ColumnLayout>
+      <ColumnLayout columns={3}>
+        <Switch {...props} field="isDefault" label={t('connections.dialog.isDefault')} />
+        <Switch {...props} field="allowGroup" label={t('connections.dialog.allowGroup')} />
+        <Toggle
+          checked={values.groupAsTicket === 'enabled'}
+          onChange={({ detail }) => onChange({ groupAsTicket: detail.checked ? 'enabled' : 'disabled' })}
+        >
+          {t('connections.dialog.groupAsTicket')}
+        </Toggle>
+      </ColumnLayout>
+      {!creating && connection?.token && (
+        <FormField label={t('connections.dialog.token')} description={t('connections.dialog.tokenHint')}>
+          <Input value={connection.token} readOnly />
+        </FormField>
+      )}
+      <Box variant="h4">{t('connections.dialog.importTitle')}</Box>
+      {importDropsSession && <Alert type="warning">{t('connections.dialog.importDropsSession')}</Alert>}
+      <ColumnLayout columns={2}>
+        <DateInput {...props} field="importOldMessages" label={t('connections.dialog.importOldMessages')} />
+        <DateInput {...props} field="importRecentMessages" label={t('connections.dialog.importRecentMessages')} />
+        <Switch {...props} field="importOldMessagesGroups" label={t('connections.dialog.importOldMessagesGroups')} />
+        <Switch
+          {...props}
+          field="closedTicketsPostImported"
+          label={t('connections.dialog.closedTicketsPostImported')}
+        />
+      </ColumnLayout>
+    </SpaceBetween>
+  );
+}
+
+export function IntegrationsTab(props: TabProps) {
+  const { t } = useTranslation();
+  return (
+    <ColumnLayout columns={2}>
+      <PendingReference
+        {...props}
+        field="integrationId"
+        label={t('connections.dialog.integrationId')}
+        hint={t('connections.dialog.integrationsPending')}
+      />
+      <PendingReference
+        {...props}
+        field="promptId"
+        label={t('connections.dialog.promptId')}
+        hint={t('connections.dialog.promptsPending')}
+      />
+      <PendingReference
+        {...props}
+        field="flowIdWelcome"
+        label={t('connections.dialog.flowIdWelcome')}
+        hint={t('connections.dialog.flowsPending')}
+      />
+      <PendingReference
+        {...props}
+        field="flowIdNotPhrase"
+        label={t('connections.dialog.flowIdNotPhrase')}
+        hint={t('connections.dialog.flowsPending')}
+      />
+    </ColumnLayout>
+  );
+}
+
+/** The greeting attachment: the current one (open or mark for removal) and a new file to upload on save. */
+export interface GreetingMediaProps {
+  currentUrl: string | null;
+  file: File | null;
+  remove: boolean;
+  errorText: string | undefined;
+  onFile: (file: File | null) => void;
+  onRemove: (remove: boolean) => void;
+}
+
+const fileNameOf = (url: string) => decodeURIComponent(url.split('/').pop() ?? url);
+
+function GreetingMedia({ currentUrl, file, remove, errorText, onFile, onRemove }: GreetingMediaProps) {
+  const { t } = useTranslation();
+  return (
+    <FormField
+      label={t('connections.dialog.greetingMedia')}
+      constraintText={t('connections.dialog.greetingMediaHint')}
+      errorText={errorText}
+    >
+      <SpaceBetween direction="horizontal" size="s" alignItems="center">
+        {currentUrl && !file && !remove && (
+          <Link href={currentUrl} external>
+            {fileNameOf(currentUrl)}
+          </Link>
+        )}
+        {currentUrl && !file && (
+          <Button variant="inline-link" onClick={() => onRemove(!remove)}>
+            {remove ? t('connections.dialog.greetingMediaKeep') : t('connections.dialog.greetingMediaRemove')}
+          </Button>
+        )}
+        <FileInput value={file ? [file] : []} onChange={({ detail }) => onFile(detail.value[0] ?? null)}>
+          {t('connections.dialog.greetingMediaChoose')}
+        </FileInput>
+        {file && <Box variant="span">{file.name}</Box>}
+        {file && (
+          <Button variant="inline-link" onClick={() => onFile(null)}>
+            {t('connections.dialog.greetingMediaDiscard')}
+          </Button>
+        )}
+      </SpaceBetween>
+    </FormField>
+  );
+}
+
+export function MessagesTab({ media, ...props }: TabProps & { media: GreetingMediaProps }) {
+  const { t } = useTranslation();
+  return (
+    <SpaceBetween size="m">
+      <MessageField {...props} field="greetingMessage" label={t('connections.dialog.greetingMessage')} />
+      <GreetingMedia {...media} />
+      <MessageField {...props} field="complationMessage" label={t('connections.dialog.complationMessage')} />
+      <MessageField {...props} field="outOfHoursMessage" label={t('connections.dialog.outOfHoursMessage')} />
+      <Box variant="h4">{t('connections.dialog.vacationTitle')}</Box>
+      <ColumnLayout columns={2}>
+        <DateInput {...props} field="collectiveVacationStart" label={t('connections.dialog.vacationStart')} />
+        <DateInput {...props} field="collectiveVacationEnd" label={t('connections.dialog.vacationEnd')} />
+      </ColumnLayout>
+      <MessageField {...props} field="collectiveVacationMessage" label={t('connections.dialog.vacationMessage')} />
+    </SpaceBetween>
+  );
+}
+
+export function ChatbotTab(props: TabProps) {
+  const { t } = useTranslation();
+  const { values, onChange } = props;
+  const closeOptions: SelectProps.Option[] = [
+    { value: '0', label: t('connections.dialog.whenExpires0') },
+    { value: '1', label: t('connections.dialog.whenExpires1') },
+  ];
+  return (
+    <SpaceBetween size="m">
+      <ColumnLayout columns={2}>
+        <PendingReference
+          {...props}
+          field="sendIdQueue"
+          label={t('connections.dialog.sendIdQueue')}
+          hint={t('connections.dialog.queuesPending')}
+        />
+        <MinutesField {...props} field="timeSendQueue" label={t('connections.dialog.timeSendQueue')} />
+        <CountField {...props} field="maxUseBotQueues" label={t('connections.dialog.maxUseBotQueues')} />
+        <MinutesField {...props} field="timeUseBotQueues" label={t('connections.dialog.timeUseBotQueues')} />
+        <MinutesField {...props} field="expiresTicket" label={t('connections.dialog.expiresTicket')} />
+        <FormField label={t('connections.dialog.whenExpiresTicket')}>
+          <Select
+            selectedOption={closeOptions.find((o) => o.value === values.whenExpiresTicket) ?? null}
+            options={closeOptions}
+            onChange={({ detail }) => onChange({ whenExpiresTicket: detail.selectedOption.value === '1' ? '1' : '0' })}
+          />
+        </FormField>
+      </ColumnLayout>
+      <MessageField {...props} field="expiresInactiveMessage" label={t('connections.dialog.expiresInactiveMessage')} />
+      <ColumnLayout columns={2}>
+        <MinutesField {...props} field="timeInactiveMessage" label={t('connections.dialog.timeInactiveMessage')} />
+        <MinutesField {...props} field="timeCreateNewTicket" label={t('connections.dialog.timeCreateNewTicket')} />
+      </ColumnLayout>
+      <MessageField {...props} field="inactiveMessage" label={t('connections.dialog.inactiveMessage')} />
+    </SpaceBetween>
+  );
+}
+
+export function AssessmentsTab({ npsInUse, ...props }: TabProps & { npsInUse: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <SpaceBetween size="m">
+      {npsInUse && <Alert type="info">{t('connections.dialog.npsInUse')}</Alert>}
+      <MessageField {...props} field="ratingMessage" label={t('connections.dialog.ratingMessage')} />
+      <ColumnLayout columns={2}>
+        <CountField {...props} field="maxUseBotQueuesNPS" label={t('connections.dialog.maxUseBotQueuesNPS')} />
+        <MinutesField {...props} field="expiresTicketNPS" label={t('connections.dialog.expiresTicketNPS')} />
+      </ColumnLayout>
+    </SpaceBetween>
+  );
+}
+
+const SHIFT_FIELDS = ['startTimeA', 'endTimeA', 'startTimeB', 'endTimeB'] as const;
+
+/** Service hours per weekday, two shifts (core spec §3; shown only when the schedule type is per connection). */
+export function SchedulesTab({ values, onChange, errors }: TabProps) {
+  const { t } = useTranslation();
+  const setTime = (index: number, field: (typeof SHIFT_FIELDS)[number], value: string) =>
+    onChange({
+      schedules: values.schedules.map((entry, i): ScheduleEntry =>
+        i === index ? { ...entry, [field]: value } : entry,
+      ),
+    });
+  const timeCell = (field: (typeof SHIFT_FIELDS)[number]) => (entry: ScheduleEntry & { index: number }) => {
+    const error = errors[`schedules.${entry.index}.${field}`];
+    const input: ReactNode = (
+      <TimeInput
+        format="hh:mm"
+        use24Hour
+        placeholder="hh:mm"
+        value={entry[field]}
+        ariaLabel={t('connections.dialog.shiftAria', {
+          day: t(`connections.weekdays.${entry.weekdayEn}`),
+          shift: t(`connections.dialog.shifts.${field}`),
+        })}
+        invalid={error !== undefined}
+        onChange={({ detail }) => setTime(entry.index, field, detail.value)}
+      />
+    );
+    return error ? (
+      <FormField errorText={error} stretch>
+        {input}
+      </FormField>
+    ) : (
+      input
+    );
+  };
+  return (
+    <Table
+      variant="embedded"
+      items={values.schedules.map((entry, index) => ({ ...entry, index }))}
+      trackBy="weekdayEn"
+      columnDefinitions={[
+        {
+          id: 'weekday',
+          header: t('connections.dialog.weekday'),
+          cell: (e) => t(`connections.weekdays.${e.weekdayEn}`),
+          isRowHeader: true,
+        },
+        ...SHIFT_FIELDS.map((field) => ({
+          id: field,
+          header: t(`connections.dialog.shifts.${field}`),
+          cell: timeCell(field),
+        })),
+      ]}
+    />
+  );
+}

@@ -1,0 +1,131 @@
+import Box from '@cloudscape-design/components/box';
+import Button from '@cloudscape-design/components/button';
+import Modal from '@cloudscape-design/components/modal';
+import SpaceBetween from '@cloudscape-design/components/space-between';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { disconnectSession, renewQrCode, startSession, type Connection, type SessionAnswer } from '@/api/connections';
+import { useNotifications } from '@/components/notifications';
+
+type Action = 'start' | 'renew' | 'disconnect';
+
+const CALLS: Record<Action, (id: number) => Promise<SessionAnswer>> = {
+  start: startSession,
+  renew: renewQrCode,
+  disconnect: disconnectSession,
+};
+
+/**
+ * The session column (core spec §4 Connection actions): qrcode offers the QR code; DISCONNECTED offers try
+ * again (POST /whatsappsession/{id}) and a new QR (PUT); CONNECTED, PAIRING and TIMEOUT offer disconnect
+ * (DELETE, after a confirmation); OPENING shows a disabled 'connecting' button. Facebook and Instagram
+ * connections have no session to act on.
+ */
+export function SessionActions({
+  connection,
+  onShowQr,
+  onAnswer,
+}: {
+  connection: Connection;
+  onShowQr: () => void;
+  /** The connection as an action's answer shows it (waiting status), applied to the list at once. */
+  onAnswer: (connection: Connection, action: Action) => void;
+}) {
+  const { t } = useTranslation();
+  const notify = useNotifications();
+  const [running, setRunning] = useState<Action | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const name = connection.name;
+
+  const run = async (action: Action) => {
+    setRunning(action);
+    try {
+      const answer = await CALLS[action](connection.id);
+      onAnswer(answer.whatsapp, action);
+    } catch (err) {
+      notify.error(err);
+    } finally {
+      setRunning(null);
+      setConfirming(false);
+    }
+  };
+
+  if (connection.channel !== 'whatsapp') {
+    return (
+      <Box variant="span" color="text-status-inactive">
+        {t('connections.session.none')}
+      </Box>
+    );
+  }
+
+  const button = (action: Action, text: string, variant: 'normal' | 'primary' = 'normal') => (
+    <Button
+      variant={variant}
+      loading={running === action}
+      disabled={running !== null && running !== action}
+      ariaLabel={`${text} – ${name}`}
+      onClick={() => (action === 'disconnect' ? setConfirming(true) : void run(action))}
+    >
+      {text}
+    </Button>
+  );
+
+  let actions;
+  switch (connection.status) {
+    case 'qrcode':
+      actions = (
+        <Button variant="primary" ariaLabel={`${t('connections.session.qrcode')} – ${name}`} onClick={onShowQr}>
+          {t('connections.session.qrcode')}
+        </Button>
+      );
+      break;
+    case 'DISCONNECTED':
+      actions = (
+        <SpaceBetween direction="horizontal" size="xs">
+          {button('start', t('connections.session.tryAgain'))}
+          {button('renew', t('connections.session.newQr'), 'primary')}
+        </SpaceBetween>
+      );
+      break;
+    case 'CONNECTED':
+    case 'PAIRING':
+    case 'TIMEOUT':
+      actions = button('disconnect', t('connections.session.disconnect'));
+      break;
+    default: // OPENING (and 'connecting')
+      actions = (
+        <Button disabled loading ariaLabel={`${t('connections.session.connecting')} – ${name}`}>
+          {t('connections.session.connecting')}
+        </Button>
+      );
+  }
+
+  return (
+    <>
+      {actions}
+      {confirming && (
+        <Modal
+          visible
+          header={t('connections.disconnect.title', { name })}
+          onDismiss={() => {
+            if (running === null) setConfirming(false);
+          }}
+          footer={
+            <Box float="right">
+              <SpaceBetween direction="horizontal" size="xs">
+                <Button variant="link" disabled={running !== null} onClick={() => setConfirming(false)}>
+                  {t('connections.disconnect.cancel')}
+                </Button>
+                <Button variant="primary" loading={running === 'disconnect'} onClick={() => void run('disconnect')}>
+                  {t('connections.disconnect.confirm')}
+                </Button>
+              </SpaceBetween>
+            </Box>
+          }
+        >
+          {t('connections.disconnect.text')}
+        </Modal>
+      )}
+    </>
+  );
+}
