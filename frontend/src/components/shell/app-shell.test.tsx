@@ -5,7 +5,8 @@ import type { CompanyPlan } from '@/api/plans';
 import { changeLanguage } from '@/i18n';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
-import { toastTexts } from '@/testing/form-fields';
+import { connectionRow } from '@/testing/connection-fixtures';
+import { fieldByLabel, toastTexts } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
 import { fullPlan, shellRoutes } from '@/testing/shell-api';
 import { THEME_STORAGE_KEY } from '@/theme';
@@ -133,21 +134,41 @@ describe('app shell: top bar', () => {
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toContain('DELETE /auth/logout');
   });
 
-  it("shows the user's profile in a dialog with the language, and adds no route", async () => {
-    const { wrapper, router } = await openShell();
+  it("opens the users area's dialog on the signed-in user from 'Perfil', and adds no route", async () => {
+    const me = authUser();
+    const { wrapper, router, api } = await openShell({
+      user: me,
+      routes: { 'GET /users/5': () => json(200, { ...me, createdAt: '', updatedAt: '' }) },
+    });
     act(() => accountMenu(wrapper, 'Ana Souza').openDropdown());
     act(() => accountMenu(wrapper, 'Ana Souza').findItemById('profile')?.click());
 
+    await waitFor(() =>
+      expect(fieldByLabel(wrapper, 'Nome').findControl()?.findInput()?.getInputValue()).toBe('Ana Souza'),
+    );
     const modal = wrapper.findAllModals().find((m) => m.isVisible());
-    expect(modal?.findHeader().getElement().textContent).toBe('Meu perfil');
-    const values = modal
-      ?.findContent()
-      .findKeyValuePairs()
-      ?.findItems()
-      .map((i) => i.findValue()?.getElement().textContent);
-    expect(values).toEqual(['Ana Souza', 'ana@example.com', 'Administrador', 'Padaria Central']);
-    expect(modal?.findContent().findSelect()).not.toBeNull();
+    expect(modal?.findHeader().getElement().textContent).toBe('Editar usuário');
+    expect(api.requests.map((r) => `${r.method} ${r.path}`)).toContain('GET /users/5');
     expect(router.state.location.pathname).toBe('/tickets');
+  });
+
+  it('changes the interface language from the account menu', async () => {
+    const { wrapper } = await openShell();
+    act(() => accountMenu(wrapper, 'Ana Souza').openDropdown());
+    act(() => accountMenu(wrapper, 'Ana Souza').findItemById('language:en')?.click());
+
+    expect(await screen.findByRole('heading', { name: 'Tickets' })).toBeTruthy();
+    expect(localStorage.getItem('i18nextLng')).toBe('en');
+    const account = wrapper
+      .findAllButtonDropdowns()
+      .find((d) => d.findNativeButton().getElement().getAttribute('aria-label') === "Ana Souza's account");
+    act(() => account?.openDropdown());
+    expect(
+      account?.findItemById('language:en')?.getElement().querySelector('[aria-checked]')?.getAttribute('aria-checked'),
+    ).toBe('true');
+    expect(
+      account?.findItemById('language:pt')?.getElement().querySelector('[aria-checked]')?.getAttribute('aria-checked'),
+    ).toBe('false');
   });
 });
 
@@ -352,7 +373,71 @@ describe('app shell: real time', () => {
   });
 });
 
+describe('app shell: connections attention badge', () => {
+  const badge = () => screen.queryByLabelText('Alguma conexão precisa de atenção');
+
+  it('checks GET /whatsapp 2 s after start, shows the badge while a connection needs attention, and follows the events', async () => {
+    let list = [connectionRow(1, 'Atendimento'), connectionRow(2, 'Vendas', { status: 'qrcode', qrcode: 'x' })];
+    const { api, server, socket } = await openShell({ routes: { 'GET /whatsapp': () => json(200, list) } });
+    act(() => socket.start());
+    act(() => server.latest().accept());
+    const calls = () => api.requests.filter((r) => r.path === '/whatsapp');
+    expect(calls()).toHaveLength(0); // not before 2 s (core spec §9)
+
+    await waitFor(() => expect(badge()).not.toBeNull(), { timeout: 4000 });
+    expect(calls()).toHaveLength(1);
+
+    const connected = connectionRow(2, 'Vendas', { status: 'CONNECTED', updatedAt: '2026-01-01T11:00:00.000Z' });
+    act(() => server.latest().push({ channel: 'company-2-whatsappSession', action: 'update', session: connected }));
+    expect(badge()).toBeNull();
+
+    const dropped = { ...connected, status: 'DISCONNECTED', updatedAt: '2026-01-01T12:00:00.000Z' };
+    act(() => server.latest().push({ channel: 'company-2-whatsapp', action: 'update', whatsapp: dropped }));
+    expect(badge()).not.toBeNull();
+
+    act(() => server.latest().push({ channel: 'company-2-whatsapp', action: 'delete', whatsappId: 2 }));
+    expect(badge()).toBeNull();
+
+    // Back after a lost connection: the list is read again.
+    list = [connectionRow(1, 'Atendimento', { status: 'TIMEOUT', updatedAt: '2026-01-01T13:00:00.000Z' })];
+    act(() => server.latest().drop());
+    await waitFor(() => expect(server.connections).toHaveLength(2), { timeout: 3000 });
+    act(() => server.latest().accept());
+    await waitFor(() => expect(badge()).not.toBeNull());
+    act(() => socket.stop());
+  });
+
+  it('never asks for a plain user who may not manage connections', async () => {
+    const { api } = await openShell({
+      user: authUser({ profile: 'user' }),
+      routes: { 'GET /whatsapp': () => json(200, [connectionRow(2, 'Vendas', { status: 'qrcode' })]) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2300));
+    expect(api.requests.filter((r) => r.path === '/whatsapp')).toHaveLength(0);
+    expect(badge()).toBeNull();
+  });
+});
+
 describe('app shell: the signed-in user', () => {
+  it("follows an admin's change to this user live (company-{id}-user update): the menu grows", async () => {
+    const me = authUser({ profile: 'user', name: 'Bruno Lima' });
+    const { wrapper, server, socket } = await openShell({ user: me });
+    act(() => socket.start());
+    act(() => server.latest().accept());
+    expect(menuTexts(wrapper)).not.toContain('Dashboard');
+
+    act(() =>
+      server.latest().push({
+        channel: 'company-2-user',
+        action: 'update',
+        user: { ...me, company: undefined, showDashboard: 'enabled' },
+      }),
+    );
+    await waitFor(() => expect(menuTexts(wrapper)).toContain('Dashboard'));
+    expect(greeting()).toBe('Olá Bruno Lima, seja bem-vindo a Padaria Central!');
+    act(() => socket.stop());
+  });
+
   it('uses the login answer and does not ask GET /auth/me again', async () => {
     const user = authUser();
     const api = fakeApi({

@@ -4,7 +4,7 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Flashbar from '@cloudscape-design/components/flashbar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logout, type AuthUser } from '@/api/auth';
@@ -16,10 +16,16 @@ import { useRoom, useUserStatus } from '@/realtime/use-socket';
 import { adoptDefaultTheme } from '@/theme';
 import { menuFor } from './menu';
 import { campaignsFlagSet, useIsNarrowScreen } from './preferences';
-import { ProfileModal } from './profile-modal';
 import { useSessionEndedElsewhere } from './session-ended';
 import { ShellProvider } from './shell-context';
-import { useConnectionsNeedAttention, useHelpsExist, usePlanFlags, useSignedInUser, useVersion } from './shell-data';
+import {
+  useConnectionsNeedAttention,
+  useHelpsExist,
+  useLiveSignedInUser,
+  usePlanFlags,
+  useSignedInUser,
+  useVersion,
+} from './shell-data';
 import { SideMenu } from './side-menu';
 import { subscriptionStatus } from './subscription';
 import { useSubscriptionNotices } from './subscription-notices';
@@ -27,6 +33,9 @@ import { TOP_BAR_ID, TopBar } from './top-bar';
 
 /** Where an expired company may still go (the rest sends it to /financeiro, core spec §4). */
 export const EXPIRED_PATHS: readonly string[] = [EXPIRED_SUBSCRIPTION_PATH, '/subscription', '/todolist'];
+
+/** 'Perfil' edits the signed-in user in the users area's dialog, loaded only when opened. */
+const UserDialog = lazy(async () => ({ default: (await import('@/pages/users/user-dialog')).UserDialog }));
 
 const JOIN_NOTIFICATION = { action: 'joinNotification' };
 const LEAVE_NOTIFICATION = { action: 'leaveNotification' };
@@ -51,7 +60,7 @@ function Shell({ user }: { user: AuthUser }) {
   const expired = subscriptionStatus(user.company).kind === 'expired';
   const plan = usePlanFlags(user.companyId, expired);
   const helpsExist = useHelpsExist();
-  const connectionsNeedAttention = useConnectionsNeedAttention();
+  const connectionsNeedAttention = useConnectionsNeedAttention(user, expired);
   const campaignsEnabled = campaignsFlagSet();
   const menu = useMemo(
     () => menuFor(user, plan.planFlags, { expired, helpsExist, campaignsEnabled, connectionsNeedAttention }),
@@ -66,6 +75,7 @@ function Shell({ user }: { user: AuthUser }) {
 
   useEffect(() => adoptDefaultTheme(user.defaultTheme), [user.defaultTheme]);
   useSessionEndedElsewhere(user);
+  useLiveSignedInUser(user);
   useRoom(JOIN_NOTIFICATION, LEAVE_NOTIFICATION);
   useUserStatus();
 
@@ -95,7 +105,11 @@ function Shell({ user }: { user: AuthUser }) {
         notifications={notices.length > 0 ? <Flashbar items={notices} /> : undefined}
         content={blocked ? <Navigate to={EXPIRED_SUBSCRIPTION_PATH} replace /> : <Outlet />}
       />
-      {profileOpen && <ProfileModal user={user} visible onClose={() => setProfileOpen(false)} />}
+      {profileOpen && (
+        <Suspense fallback={null}>
+          <UserDialog userId={user.id} currentUser={user} onDismiss={() => setProfileOpen(false)} />
+        </Suspense>
+      )}
     </ShellProvider>
   );
 }

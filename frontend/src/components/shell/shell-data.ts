@@ -1,14 +1,17 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { getMe, type AuthUser } from '@/api/auth';
+import { needsAttention } from '@/api/connections';
 import { getCompanyPlan, NO_PLAN_FLAGS, type CompanyPlan, type PlanFlags } from '@/api/plans';
 import { getVersion } from '@/api/system';
 import { useAppServices } from '@/app-services';
+import { useLiveConnections } from '@/components/use-live-connections';
 import { useRequest } from '@/components/use-request';
-import { useOnReconnect } from '@/realtime/use-socket';
+import { canManageConnections } from '@/permissions';
+import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 
 /**
- * The data the shell gathers for the menu and the top bar. Two of the menu's inputs have no API yet; their
- * hooks are the seams the later issues fill, so the menu rules (menu.ts) need no change then.
+ * The data the shell gathers for the menu and the top bar. The helps input has no API yet; its hook is the
+ * seam the helps issue fills, so the menu rules (menu.ts) need no change then.
  */
 
 export type SignedInUser =
@@ -37,6 +40,21 @@ export function useSignedInUser(): SignedInUser {
   if (user) return { status: 'ready', user };
   if (failure) return { status: 'error', error: failure.error, retry: () => setAttempt((a) => a + 1) };
   return { status: 'loading' };
+}
+
+/**
+ * Keeps the signed-in user current while the shell is open: an admin changing this user's permissions,
+ * theme or name (`company-{id}-user` update for this user, which the server sends to the user changed)
+ * updates the menu and the top bar at once. The company and its settings are not in the event and stay.
+ */
+export function useLiveSignedInUser(user: AuthUser): void {
+  const { sessionUser } = useAppServices();
+  useChannel(`company-${user.companyId}-user`, (event) => {
+    const changed = event.user as Partial<AuthUser> | undefined;
+    if (event.action !== 'update' || changed?.id !== user.id) return;
+    const current = sessionUser.get() ?? user;
+    sessionUser.set({ ...current, ...changed, company: current.company, companieSettings: current.companieSettings });
+  });
 }
 
 const flagsOf = (plan: CompanyPlan): PlanFlags => ({
@@ -83,11 +101,21 @@ export function useHelpsExist(): boolean {
   return false;
 }
 
+/** Core spec §9: the side menu checks the connections 2 s after start. */
+export const CONNECTIONS_CHECK_DELAY_MS = 2000;
+
 /**
- * Seam for the connections issue: true when any connection is in qrcode, PAIRING, DISCONNECTED, TIMEOUT or
- * OPENING (core spec §4 Connection). That issue loads GET /whatsapp 2 s after start (spec §9) and follows
- * `company-{id}-whatsapp` / `-whatsappSession` events; there is no connections API yet, so no badge today.
+ * The side menu's exclamation badge on Connections (core spec §2, §4): true while any connection is in
+ * qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING. For users who may manage connections (admins, super,
+ * allowConnections), GET /whatsapp 2 s after the shell starts (spec §9), then kept live from the
+ * `company-{id}-whatsapp` and `-whatsappSession` events and read again on a socket reconnect. Nobody else
+ * (the menu does not show them the entry) and no expired company (the server refuses it) is asked.
  */
-export function useConnectionsNeedAttention(): boolean {
-  return false;
+export function useConnectionsNeedAttention(
+  user: Pick<AuthUser, 'companyId' | 'profile' | 'super' | 'allowConnections'>,
+  expired: boolean,
+): boolean {
+  const enabled = canManageConnections(user) && !expired;
+  const live = useLiveConnections(user.companyId, { enabled, delayMs: CONNECTIONS_CHECK_DELAY_MS });
+  return enabled && live.connections.some((c) => needsAttention(c.status));
 }

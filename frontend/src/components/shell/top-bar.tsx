@@ -10,6 +10,7 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
 import { useOnFollow } from '@/components/use-on-follow';
+import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
 import { AFTER_LOGIN_PATH } from '@/paths';
 import { roleOf } from '@/permissions';
 import { PRODUCT_NAME } from '@/product';
@@ -30,10 +31,13 @@ const BAR_STYLE: CSSProperties = {
 
 const percent = (volume: number) => Math.round(volume * 100);
 
+/** Ids of the account menu's language items: `language:pt`, ... */
+const LANGUAGE_ITEM = 'language:';
+
 /**
  * The top bar (core spec §2 'Top bar'): product name, greeting with the user's and the company's name
  * (admins also see the due date), theme toggle, volume slider, page refresh and the account menu (profile,
- * logout). The menu toggle is AppLayout's own. Later issues add notifications, announcements and internal
+ * interface language, logout). The menu toggle is AppLayout's own. Later issues add notifications, announcements and internal
  * chats here. Built as custom content because a slider cannot be a TopNavigation utility.
  */
 export function TopBar({
@@ -47,7 +51,8 @@ export function TopBar({
   onLogout: () => void;
   onReload?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = toLanguage(i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
   const theme = useTheme();
   const volume = useVolume();
   const narrow = useIsNarrowScreen();
@@ -114,9 +119,26 @@ export function TopBar({
                 expandToViewport
                 items={[
                   { id: 'profile', text: t('shell.profile'), iconName: 'user-profile' },
+                  {
+                    text: t('language.label'),
+                    items: LANGUAGES.map((lang) => ({
+                      id: `${LANGUAGE_ITEM}${lang}`,
+                      text: LANGUAGE_NAMES[lang],
+                      lang,
+                      itemType: 'checkbox' as const,
+                      checked: lang === language,
+                    })),
+                  },
                   { id: 'logout', text: t('shell.logout'), iconName: 'sign-out' },
                 ]}
-                onItemClick={({ detail }) => (detail.id === 'logout' ? onLogout() : onProfile())}
+                onItemClick={({ detail }) => {
+                  const chosen = detail.id.startsWith(LANGUAGE_ITEM)
+                    ? toLanguage(detail.id.slice(LANGUAGE_ITEM.length))
+                    : undefined;
+                  if (chosen) void changeLanguage(chosen);
+                  else if (detail.id === 'logout') onLogout();
+                  else if (detail.id === 'profile') onProfile();
+                }}
               />
             </SpaceBetween>
           </div>
