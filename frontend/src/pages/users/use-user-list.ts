@@ -41,6 +41,9 @@ const FIRST: UserListState = {
   nextCursor: undefined,
 };
 
+/** The list's order: by name, accent- and case-insensitively, like the server's (D5). */
+const byName = (a: string, b: string) => a.localeCompare(b, 'pt', { sensitivity: 'base' });
+
 /** Appends a page, dropping users already shown (a user created meanwhile can shift the pages). */
 const append = (shown: User[], page: User[]): User[] => {
   const ids = new Set(shown.map((u) => u.id));
@@ -49,8 +52,8 @@ const append = (shown: User[], page: User[]): User[] => {
 
 /**
  * The users list of one search, page by page (pageNumber from 1 plus the server's cursor, docs D4):
- * `loadMore` asks for the next page, `reset` starts again from page 1 (after a create), `replace` and `remove`
- * apply an edit or a delete in place. A new search aborts the call in flight and starts over.
+ * `loadMore` asks for the next page, `reset` starts again from page 1 (after a create), `replace`, `insert`
+ * and `remove` apply an edit, a create elsewhere or a delete in place. A new search aborts the call in flight and starts over.
  */
 export function useUserList(search: string) {
   const [state, setState] = useState<UserListState>(FIRST);
@@ -106,10 +109,26 @@ export function useUserList(search: string) {
     [],
   );
 
+  /**
+   * A user created elsewhere, placed in name order among the rows shown; one that sorts after them while
+   * more pages exist arrives with its page instead (a user already shown is replaced).
+   */
+  const insert = useCallback(
+    (user: User) =>
+      setState((s) => {
+        if (s.users.some((u) => u.id === user.id))
+          return { ...s, users: s.users.map((u) => (u.id === user.id ? user : u)) };
+        const before = s.users.findIndex((u) => byName(user.name, u.name) < 0);
+        if (before === -1) return s.hasMore ? s : { ...s, users: [...s.users, user] };
+        return { ...s, users: [...s.users.slice(0, before), user, ...s.users.slice(before)] };
+      }),
+    [],
+  );
+
   const remove = useCallback(
     (id: number) => setState((s) => ({ ...s, users: s.users.filter((u) => u.id !== id) })),
     [],
   );
 
-  return { ...state, loadMore, retry, reset, replace, remove };
+  return { ...state, loadMore, retry, reset, replace, insert, remove };
 }

@@ -1,9 +1,11 @@
+import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthUser } from '@/api/auth';
 import type { User } from '@/api/users';
 import { changeLanguage } from '@/i18n';
 import { authUser } from '@/testing/auth-fixtures';
+import { connectionRow } from '@/testing/connection-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
 import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
@@ -121,6 +123,7 @@ describe('user dialog', () => {
       'Perfil',
       'Início do expediente',
       'Fim do expediente',
+      'Conexão padrão',
       'Mensagem de despedida',
       'Tema padrão',
       'Menu padrão',
@@ -128,6 +131,67 @@ describe('user dialog', () => {
     ]);
     act(() => wrapper.findTabs()?.findTabLinkById('permissions')?.click());
     expect(wrapper.findAllToggles()).toHaveLength(8);
+  });
+
+  it("an admin picks the user's default connection from the company's connections; none sends null", async () => {
+    const { wrapper, api, onSaved } = await openDialog({
+      currentUser: authUser({ id: 5, profile: 'admin' }),
+      userId: 2,
+      routes: {
+        'GET /users/2': () => json(200, { ...BRUNO, whatsappId: 7 }),
+        'GET /whatsapp': () => json(200, [connectionRow(7, 'Atendimento'), connectionRow(8, 'Vendas')]),
+        'PUT /users/2': (req) => json(200, { ...BRUNO, ...(req.body as object) }),
+      },
+    });
+    const select = createWrapper(fieldByLabel(wrapper, 'Conexão padrão').getElement()).findSelect()!;
+    await waitFor(() => expect(select.findTrigger().getElement().textContent).toBe('Atendimento'));
+
+    act(() => select.openDropdown());
+    expect(
+      select
+        .findDropdown()
+        .findOptions()
+        .map((o) => o.getElement().textContent),
+    ).toEqual(['Nenhuma', 'Atendimento', 'Vendas']);
+    act(() => select.selectOptionByValue('8'));
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+    expect(api.requests.find((r) => r.method === 'PUT')?.body).toMatchObject({ whatsappId: 8 });
+  });
+
+  it("sends whatsappId null when the admin picks 'Nenhuma'", async () => {
+    const { wrapper, api, onSaved } = await openDialog({
+      currentUser: authUser({ id: 5, profile: 'admin' }),
+      userId: 2,
+      routes: {
+        'GET /users/2': () => json(200, { ...BRUNO, whatsappId: 7 }),
+        'GET /whatsapp': () => json(200, [connectionRow(7, 'Atendimento')]),
+        'PUT /users/2': (req) => json(200, { ...BRUNO, ...(req.body as object) }),
+      },
+    });
+    const select = createWrapper(fieldByLabel(wrapper, 'Conexão padrão').getElement()).findSelect()!;
+    await waitFor(() => expect(select.findTrigger().getElement().textContent).toBe('Atendimento'));
+    act(() => select.openDropdown());
+    act(() => select.selectOptionByValue(''));
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(api.requests.find((r) => r.method === 'PUT')?.body).toMatchObject({ whatsappId: null });
+  });
+
+  it('a plain user editing themself gets no default-connection picker and sends no whatsappId', async () => {
+    const { wrapper, api } = await openDialog({
+      currentUser: authUser({ id: 9, profile: 'user' }),
+      userId: 9,
+      routes: {
+        'GET /users/9': () => json(200, ATTENDANT),
+        'PUT /users/9': (req) => json(200, { ...ATTENDANT, ...(req.body as object) }),
+      },
+    });
+    expect(labels(wrapper)).not.toContain('Conexão padrão');
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(api.requests.some((r) => r.method === 'PUT')).toBe(true));
+    expect(api.requests.find((r) => r.method === 'PUT')?.body).not.toHaveProperty('whatsappId');
+    expect(api.requests.some((r) => r.path === '/whatsapp')).toBe(false);
   });
 
   it('work times move in steps of 10 minutes; 23:59 (the default end) is allowed', async () => {
@@ -178,6 +242,7 @@ describe('user dialog', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(api.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /users/2',
+      'GET /whatsapp', // the default-connection picker's choices
       'PUT /users/2',
       'POST /users/2/media-upload',
     ]);
@@ -207,7 +272,7 @@ describe('user dialog', () => {
     expect(errorOf(wrapper, 'Foto do perfil')).toBe('A imagem pode ter no máximo 2 MB.');
     click(openModal(wrapper), 'Salvar');
 
-    expect(api.requests.map((r) => r.method)).toEqual(['GET']);
+    expect(api.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
   });
 
   it('only logs a failed picture upload (core spec §8): the user is saved all the same', async () => {

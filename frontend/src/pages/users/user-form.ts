@@ -24,6 +24,8 @@ export interface UserFormValues {
   allowConnections: Enabled;
   defaultTheme: 'light' | 'dark';
   defaultMenu: 'open' | 'closed';
+  /** The default connection (admins choose it); null for none. */
+  whatsappId: number | null;
 }
 
 /** A new user starts with the spec's defaults (core §3; the server applies the same). */
@@ -45,6 +47,7 @@ export const NEW_USER: UserFormValues = {
   allowConnections: 'disabled',
   defaultTheme: 'light',
   defaultMenu: 'open',
+  whatsappId: null,
 };
 
 export const valuesOf = (user: User): UserFormValues => ({
@@ -65,6 +68,7 @@ export const valuesOf = (user: User): UserFormValues => ({
   allowConnections: user.allowConnections,
   defaultTheme: user.defaultTheme,
   defaultMenu: user.defaultMenu,
+  whatsappId: user.whatsappId ?? null,
 });
 
 /** Admins (and the super user) manage users and edit the admin-only fields (spec §6, server's isAdmin). */
@@ -152,6 +156,7 @@ export const toInput = (values: UserFormValues, mode: FormMode): UserInput => {
     showDashboard: values.showDashboard,
     allowRealTime: values.allowRealTime,
     allowConnections: values.allowConnections,
+    whatsappId: values.whatsappId,
   };
 };
 

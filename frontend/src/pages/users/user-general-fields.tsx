@@ -10,7 +10,10 @@ import Textarea from '@cloudscape-design/components/textarea';
 import TimeInput from '@cloudscape-design/components/time-input';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { listConnections } from '@/api/connections';
 import { AVATAR_TYPES } from '@/api/users';
+import { useErrorText } from '@/components/use-error-text';
+import { useRequest } from '@/components/use-request';
 import { PasswordField } from '@/pages/auth/password-field';
 import type { FormErrors, UserFormValues } from './user-form';
 
@@ -56,6 +59,39 @@ function useFilePreview(file: File | null): string | undefined {
 }
 
 const AVATAR_SIZE = 56;
+
+/**
+ * The user's default connection (admins only): the company's connections by name (GET /whatsapp), or none.
+ * A connection that no longer exists still shows by its id until another is chosen.
+ */
+function DefaultConnectionField({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
+  const { t } = useTranslation();
+  const textOf = useErrorText();
+  const connections = useRequest((signal) => listConnections({ signal }), []);
+  const none: SelectProps.Option = { value: '', label: t('users.dialog.noConnection') };
+  const listed: SelectProps.Option[] =
+    connections.status === 'ready' ? connections.data.map((c) => ({ value: String(c.id), label: c.name })) : [];
+  const selected =
+    value === null
+      ? none
+      : (listed.find((o) => o.value === String(value)) ?? { value: String(value), label: `#${value}` });
+  return (
+    <FormField label={t('users.dialog.defaultConnection')}>
+      <Select
+        selectedOption={selected}
+        options={[none, ...listed]}
+        statusType={connections.status === 'ready' ? 'finished' : connections.status}
+        loadingText={t('common.loading')}
+        errorText={connections.status === 'error' ? textOf(connections.error) : undefined}
+        recoveryText={t('common.retry')}
+        onLoadItems={() => {
+          if (connections.status === 'error') connections.reload();
+        }}
+        onChange={({ detail }) => onChange(detail.selectedOption.value ? Number(detail.selectedOption.value) : null)}
+      />
+    </FormField>
+  );
+}
 
 function AvatarField({
   name,
@@ -105,8 +141,8 @@ function AvatarField({
 
 /**
  * The general tab of the user dialog. Everyone edits name, e-mail, password, theme, menu and picture; the
- * profile, work hours and farewell message only show to admins (spec §6). Queues and the default connection
- * wait for the queues and connections APIs (docs/decisions.md).
+ * profile, work hours, default connection and farewell message only show to admins (spec §6). Queues wait
+ * for the queues API (docs/decisions.md).
  */
 export function UserGeneralFields({
   values,
@@ -195,6 +231,9 @@ export function UserGeneralFields({
             />
           </FormField>
         </ColumnLayout>
+      )}
+      {admin && (
+        <DefaultConnectionField value={values.whatsappId} onChange={(whatsappId) => onChange({ whatsappId })} />
       )}
       {admin && (
         <FormField label={t('users.dialog.farewellMessage')} stretch>

@@ -249,6 +249,7 @@ describe('users list', () => {
       allowConnections: 'disabled',
       defaultTheme: 'light',
       defaultMenu: 'open',
+      whatsappId: null,
     });
     await waitFor(() => expect(api.listCalls()).toHaveLength(2));
     expect(api.listCalls()[1]?.query).toEqual({ pageNumber: '1' });
@@ -319,6 +320,45 @@ describe('users list', () => {
 
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(toastTexts(wrapper)).toEqual(['Usuário salvo com sucesso!']);
+  });
+});
+
+describe('users list, live', () => {
+  beforeEach(() => {
+    FakeIntersectionObserver.instances = [];
+    vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("follows other admins' changes: update replaces a row, create lands in name order, delete removes", async () => {
+    const view = await openUsers();
+    act(() => view.socket.start());
+    act(() => view.server.latest().accept());
+    const push = (event: object) => act(() => view.server.latest().push({ channel: 'company-2-user', ...event }));
+
+    push({ action: 'update', user: { ...PEOPLE[1], name: 'Bruno Lima Neto', profile: 'admin' } });
+    expect(columnTexts(view.wrapper, NAME_COLUMN)[1]).toBe('Bruno Lima Neto');
+    expect(view.wrapper.findTable()?.findBodyCell(2, 5)?.getElement().textContent).toBe('Administrador');
+
+    push({ action: 'create', user: userRow(301, 'Carla Dias') });
+    expect(columnTexts(view.wrapper, NAME_COLUMN).slice(0, 4)).toEqual([
+      'Ana Souza',
+      'Bruno Lima Neto',
+      'Carla Dias',
+      'Pessoa 01',
+    ]);
+    // After the rows shown while more pages exist: it comes with its page instead.
+    push({ action: 'create', user: userRow(302, 'Zélia Prado') });
+    expect(columnTexts(view.wrapper, NAME_COLUMN)).not.toContain('Zélia Prado');
+
+    push({ action: 'delete', userId: 2 });
+    expect(columnTexts(view.wrapper, NAME_COLUMN)).not.toContain('Bruno Lima Neto');
+    // Other companies' events are not ours.
+    act(() => view.server.latest().push({ channel: 'company-3-user', action: 'delete', userId: 5 }));
+    expect(columnTexts(view.wrapper, NAME_COLUMN)).toContain('Ana Souza');
+    act(() => view.socket.stop());
   });
 });
 

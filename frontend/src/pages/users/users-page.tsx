@@ -6,15 +6,14 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import TextFilter from '@cloudscape-design/components/text-filter';
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getMe, type AuthUser } from '@/api/auth';
+import type { AuthUser } from '@/api/auth';
 import type { User } from '@/api/users';
-import { useAppServices } from '@/app-services';
-import { PageLoading } from '@/components/page-loading';
+import { useCurrentUser } from '@/components/shell/shell-context';
 import { useErrorText } from '@/components/use-error-text';
-import { useRequest } from '@/components/use-request';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
+import { useChannel } from '@/realtime/use-socket';
 import { DeleteUserModal } from './delete-user-modal';
 import { useNearBottom } from './use-near-bottom';
 import { useDebouncedSearch, useUserList } from './use-user-list';
@@ -32,6 +31,14 @@ function UsersList({ currentUser }: { currentUser: AuthUser }) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const sentinel = useNearBottom(list.status === 'ready' && list.hasMore, list.loadMore);
+
+  // Core spec §7: other admins' changes show live (`company-{id}-user` create, update, delete).
+  useChannel(`company-${currentUser.companyId}-user`, (event) => {
+    const user = event.user as User | undefined;
+    if (event.action === 'delete' && typeof event.userId === 'number') list.remove(event.userId);
+    else if (event.action === 'create' && user && !search) list.insert(user);
+    else if (event.action === 'update' && user) list.replace(user);
+  });
 
   const columns: TableProps.ColumnDefinition<User>[] = [
     { id: 'id', header: t('users.columns.id'), cell: (u) => u.id, width: 80 },
@@ -166,29 +173,11 @@ function UsersList({ currentUser }: { currentUser: AuthUser }) {
 }
 
 /**
- * /users (core spec §2 Users list): search, add, edit, delete and infinite scroll, for admins only — a plain
- * user sees the 403 screen (the server answers 403 to them as well).
+ * /users (core spec §2 Users list): search, add, edit, delete and infinite scroll, kept live from the
+ * `company-{id}-user` events, for admins only — a plain user sees the 403 screen (the server answers 403 to
+ * them as well). The signed-in user comes from the app shell.
  */
 export function UsersPage() {
-  const { t } = useTranslation();
-  const textOf = useErrorText();
-  // The signed-in user of the last session answer; only a page opened before anything knew it asks the server.
-  const { sessionUser } = useAppServices();
-  const known = useSyncExternalStore(sessionUser.subscribe, sessionUser.get);
-  const me = useRequest((signal) => (known ? Promise.resolve(known) : getMe({ signal })), []);
-  const user = known ?? (me.status === 'ready' ? me.data : null);
-
-  if (user) return isAdmin(user) ? <UsersList currentUser={user} /> : <AccessDeniedPage />;
-  if (me.status === 'error') {
-    return (
-      <Alert
-        type="error"
-        header={t('users.loadError')}
-        action={<Button onClick={me.reload}>{t('common.retry')}</Button>}
-      >
-        {textOf(me.error)}
-      </Alert>
-    );
-  }
-  return <PageLoading />;
+  const user = useCurrentUser();
+  return isAdmin(user) ? <UsersList currentUser={user} /> : <AccessDeniedPage />;
 }
