@@ -3,7 +3,8 @@ import { i18n } from '@/i18n';
 import { ApiError } from './api-error';
 import { errorText } from './error-text';
 
-const text = (err: unknown) => errorText(err, { t: (key) => i18n.t(key), exists: (key) => i18n.exists(key) });
+const text = (err: unknown) =>
+  errorText(err, { t: (key, values) => i18n.t(key, values ?? {}), exists: (key) => i18n.exists(key) });
 
 describe('errorText (the toast text rule, core spec §8)', () => {
   it('translates a code that has a translation, in the current language', async () => {
@@ -30,6 +31,19 @@ describe('errorText (the toast text rule, core spec §8)', () => {
     expect(text(undefined)).toBe('Ocorreu um erro!');
     await i18n.changeLanguage('en');
     expect(text({ weird: true })).toBe('An error occurred!');
+  });
+
+  it("shows the expired subscription's due date from the answer's details, in every language", async () => {
+    const err = new ApiError(403, 'ERR_SUBSCRIPTION_EXPIRED', 'Subscription expired on 2026-03-05', {
+      details: { dueDate: '2026-03-05' },
+    });
+    expect(text(err)).toBe('Sua assinatura venceu em 05/03/2026. Regularize o pagamento em Financeiro.');
+    await i18n.changeLanguage('en');
+    expect(text(err)).toBe('Your subscription expired on 05/03/2026. Settle the payment under Financial.');
+    await i18n.changeLanguage('es');
+    expect(text(err)).toBe('Su suscripción venció el 05/03/2026. Regularice el pago en Finanzas.');
+    await i18n.changeLanguage('tr');
+    expect(text(err)).toBe('Aboneliğinizin süresi 05/03/2026 tarihinde doldu. Ödemeyi Finans bölümünden yapın.');
   });
 
   it('translates network failures', () => {

@@ -6,7 +6,8 @@ import { errorText } from '@/api/error-text';
 export function useErrorText(): (err: unknown) => string {
   const { i18n } = useTranslation();
   return useCallback(
-    (err: unknown) => errorText(err, { t: (key) => i18n.t(key), exists: (key) => i18n.exists(key) }),
+    (err: unknown) =>
+      errorText(err, { t: (key, values) => i18n.t(key, values ?? {}), exists: (key) => i18n.exists(key) }),
     [i18n],
   );
 }
