@@ -1,4 +1,5 @@
 import type { AuthStateCodec, SignalKeyChanges } from '../../data/wa-auth-state-repository';
+import type { InboundEventInput } from '../inbound';
 
 /**
  * The WhatsApp session port (STYLE 5): what the worker needs from a session implementation, whatever
@@ -45,19 +46,21 @@ export interface SessionAuthState {
 }
 
 /**
- * Seams for the message pipelines (issue 4, items 3 and 4), not built yet: an inbound handler the worker
- * will hand to each session (messages and acks, normalised to our inbound shape) and a send the outbound
- * job will call on the session that holds the connection.
+ * Seams for the message pipelines (issue 4, items 3 and 4), not built into the worker yet: the worker will
+ * give each session an inbound sink that normalises what the phone receives (messages, edits, deletes,
+ * acks) to the inbound contract (decisions D31) and calls `enqueueInbound` (functions/channels/inbound.ts);
+ * the sender will call `send` on the session that holds the connection for each `OutboundSend` (D34).
  */
-export interface InboundSink {
-  message?: (event: unknown) => void;
-  ack?: (event: unknown) => void;
-}
+export type InboundSink = (event: InboundEventInput) => Promise<unknown>;
 
 export interface OutboundMessage {
-  to: string;
-  text?: string;
-  [field: string]: unknown;
+  /** The provider's chat id (`OutboundSend.chatId`). */
+  chatId: string;
+  /** Chosen before sending and already pinned to our message, so acks find it (D34). */
+  providerMessageId?: string;
+  body?: string;
+  /** Media key in the media bucket. */
+  mediaKey?: string;
 }
 
 export interface Session {
