@@ -1,7 +1,6 @@
 import Box from '@cloudscape-design/components/box';
 import Icon from '@cloudscape-design/components/icon';
 import Popover from '@cloudscape-design/components/popover';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator, { type StatusIndicatorProps } from '@cloudscape-design/components/status-indicator';
 import { useTranslation } from 'react-i18next';
 import type { ConnectionChannel } from '@/api/connections';
@@ -75,9 +74,9 @@ export function ChannelIcon({ channel }: { channel: ConnectionChannel }) {
 export function ChannelLabel({ channel }: { channel: ConnectionChannel }) {
   const { t } = useTranslation();
   return (
-    <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4, whiteSpace: 'nowrap' }}>
       <ChannelIcon channel={channel} />
       <Box variant="span">{t(`connections.channels.${channel}`)}</Box>
-    </SpaceBetween>
+    </span>
   );
 }

@@ -61,6 +61,7 @@ export function SessionActions({
   const button = (action: Action, text: string, variant: 'normal' | 'primary' = 'normal') => (
     <Button
       variant={variant}
+      wrapText={false}
       loading={running === action}
       disabled={running !== null && running !== action}
       ariaLabel={`${text} – ${name}`}
@@ -74,7 +75,12 @@ export function SessionActions({
   switch (connection.status) {
     case 'qrcode':
       actions = (
-        <Button variant="primary" ariaLabel={`${t('connections.session.qrcode')} – ${name}`} onClick={onShowQr}>
+        <Button
+          variant="primary"
+          wrapText={false}
+          ariaLabel={`${t('connections.session.qrcode')} – ${name}`}
+          onClick={onShowQr}
+        >
           {t('connections.session.qrcode')}
         </Button>
       );
@@ -94,7 +100,7 @@ export function SessionActions({
       break;
     default: // OPENING (and 'connecting')
       actions = (
-        <Button disabled loading ariaLabel={`${t('connections.session.connecting')} – ${name}`}>
+        <Button disabled loading wrapText={false} ariaLabel={`${t('connections.session.connecting')} – ${name}`}>
           {t('connections.session.connecting')}
         </Button>
       );
