@@ -183,6 +183,36 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'scan-simulator-qrcode',
     auth: 'user',
   },
+  // The phone simulator's customer side (decisions D41): write, send a file or react as a customer, see
+  // what the customers received, and read it.
+  {
+    method: 'POST',
+    path: '/simulator/{whatsappId}/messages',
+    area: 'connections',
+    handler: 'simulate-customer-message',
+    auth: 'user',
+  },
+  {
+    method: 'POST',
+    path: '/simulator/{whatsappId}/media',
+    area: 'connections',
+    handler: 'simulate-customer-media',
+    auth: 'user',
+  },
+  {
+    method: 'GET',
+    path: '/simulator/{whatsappId}/messages',
+    area: 'connections',
+    handler: 'list-simulator-received',
+    auth: 'user',
+  },
+  {
+    method: 'POST',
+    path: '/simulator/{whatsappId}/read',
+    area: 'connections',
+    handler: 'simulate-customer-read',
+    auth: 'user',
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

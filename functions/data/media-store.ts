@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 
 /**
@@ -43,6 +43,12 @@ export const putMediaObject = async (key: string, bytes: Buffer, contentType: st
       CacheControl: 'public, max-age=31536000, immutable',
     }),
   );
+};
+
+/** An object's bytes (the WhatsApp worker sends media from the bucket). */
+export const getMediaObject = async (key: string): Promise<Buffer> => {
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+  return Buffer.from(await out.Body!.transformToByteArray());
 };
 
 export const deleteMediaObject = async (key: string): Promise<void> => {

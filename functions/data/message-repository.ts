@@ -62,6 +62,8 @@ export interface StoredMessage {
   /** Automatic replies: the provider id of the contact's message that caused it. */
   triggeredBy?: string;
   editedAt?: string;
+  /** The send failed after its retries (decisions D41): the spec's `ERR_SENDING_WAPP_MSG`. */
+  sendError?: string;
 }
 
 export interface ProviderRef {
@@ -334,7 +336,7 @@ export const applyDelete = (companyId: number, ref: ProviderRef) =>
   });
 
 /** Raises the ack; an ack that is not higher than the stored one changes nothing (acks never go down). */
-export const raiseAck = (companyId: number, ref: ProviderRef, ack: number) =>
+export const raiseAck = (companyId: number, ref: Pick<ProviderRef, 'ticketId' | 'ulid'>, ack: number) =>
   updateMessage(companyId, ref, {
     expression: 'SET ack = :ack',
     condition: 'attribute_not_exists(ack) OR ack < :ack',
@@ -368,3 +370,14 @@ export const refreshLastMessage = async (
     throw err;
   }
 };
+
+/**
+ * Marks an outbound message whose send failed after its retries (decisions D41). Only a message still
+ * waiting (ack 0, no error yet) changes; the ack stays 0 (the spec's range is 0–5), the error shows it.
+ */
+export const markSendFailed = (companyId: number, ref: Pick<ProviderRef, 'ticketId' | 'ulid'>, code: string) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET sendError = :code',
+    condition: 'ack = :zero AND attribute_not_exists(sendError)',
+    values: { ':code': code, ':zero': 0 },
+  });

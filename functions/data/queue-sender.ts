@@ -40,13 +40,23 @@ export interface SendOptions {
   delaySeconds?: number;
 }
 
+/**
+ * JSON whose characters beyond the Basic Multilingual Plane (emoji) are written as `\uXXXX` surrogate
+ * escapes: the same value for every JSON parser, and a body the local SQS emulator (fauxqs) accepts — it
+ * refuses those characters, which SQS itself allows.
+ */
+export const queueJson = (body: unknown): string =>
+  JSON.stringify(body).replace(/[\u{10000}-\u{10FFFF}]/gu, (c) =>
+    [c.charCodeAt(0), c.charCodeAt(1)].map((u) => `\\u${u.toString(16)}`).join(''),
+  );
+
 /** Sends one message; SQS being throttled or down is a retryable 503 for the caller. */
 export const sendQueueMessage = async (name: QueueName, body: unknown, options: SendOptions = {}): Promise<void> => {
   try {
     await sqs().send(
       new SendMessageCommand({
         QueueUrl: queueUrl(name),
-        MessageBody: JSON.stringify(body),
+        MessageBody: queueJson(body),
         ...(options.groupId ? { MessageGroupId: options.groupId } : {}),
         ...(options.deduplicationId ? { MessageDeduplicationId: options.deduplicationId } : {}),
         ...(options.delaySeconds ? { DelaySeconds: options.delaySeconds } : {}),

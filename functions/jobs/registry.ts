@@ -25,10 +25,12 @@ export interface TickDefinition {
   description: string;
 }
 
-/** Lambda consumers of the queues (the channel workers consume `outbound` and `worker-control`). */
+/** Lambda consumers of the queues (the WhatsApp workers consume `worker-control`). */
 export const CONSUMERS: readonly ConsumerDefinition[] = [
   // The inbound pipeline (functions/jobs/inbound/handler.ts): contact, ticket, message, events, replies.
   { queue: 'inbound', entry: 'functions/jobs/inbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
+  // Sends (functions/jobs/outbound/handler.ts, D41): WhatsApp into the holder's outbox, Meta via the Graph API.
+  { queue: 'outbound', entry: 'functions/jobs/outbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [];

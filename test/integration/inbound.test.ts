@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import {
@@ -26,8 +26,9 @@ import {
   type Ticket,
 } from '../../functions/data/ticket-repository';
 import { createUser, type User } from '../../functions/data/user-repository';
+import { listOutbox } from '../../functions/data/wa-outbox-repository';
 import { handler as inboundHandler } from '../../functions/jobs/inbound/handler';
-import { someConnection } from '../helpers/connections';
+import { someConnection, waitFor } from '../helpers/connections';
 import { freshCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
 
@@ -526,27 +527,17 @@ describe('inbound pipeline: edits, deletes and acks', () => {
 });
 
 describe('inbound pipeline: automatic replies', () => {
-  /** The sends queued for one connection (removed from the queue; others' are left for their readers). */
-  const takeSends = async (whatsappId: number, count: number) => {
-    const found: Record<string, unknown>[] = [];
-    const deadline = Date.now() + 15_000;
-    while (found.length < count && Date.now() < deadline) {
-      const out = await sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queueUrls.outbound,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
-          VisibilityTimeout: 1,
-        }),
-      );
-      for (const m of out.Messages ?? []) {
-        const body = JSON.parse(m.Body ?? '{}') as Record<string, unknown>;
-        if (body.whatsappId !== whatsappId) continue;
-        found.push(body);
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrls.outbound, ReceiptHandle: m.ReceiptHandle }));
-      }
-    }
-    return found;
+  /**
+   * The sends for one connection, as the outbound job left them in its outbox (decisions D41): these
+   * connections are CONNECTED in storage only, so no worker holds them and the sends wait there.
+   */
+  const takeSends = async (whatsappId: number, count: number, companyId: number) => {
+    const items = await waitFor(
+      () => listOutbox(companyId, whatsappId),
+      (found) => found.filter((i) => i.kind === 'send').length >= count,
+      { timeoutMs: 15_000, what: `${count} sends in the outbox` },
+    );
+    return items.filter((i) => i.kind === 'send').map((i) => i.payload);
   };
 
   it("a new ticket gets the connection's greeting once, stored unsent and queued for the sender", async () => {
@@ -567,7 +558,7 @@ describe('inbound pipeline: automatic replies', () => {
     const ticket = (await getTicket(w.companyId, ref.ticketId))!;
     expect(ticket.unreadMessages).toBe(2); // the system's reply reads nothing
 
-    const sends = await takeSends(w.connection.id, 1);
+    const sends = await takeSends(w.connection.id, 1, w.companyId);
     expect(sends).toEqual([
       {
         kind: 'send',
@@ -603,7 +594,7 @@ describe('inbound pipeline: automatic replies', () => {
 
     expect(messages.map((m) => m.body)).toEqual(['Olá, preciso de ajuda', 'Estamos fechados.', 'tem alguém?', 'oi??']);
     expect(messages[1]).toMatchObject({ fromMe: true, ack: 0, automatic: 'outOfHours' });
-    expect(await takeSends(w.connection.id, 1)).toHaveLength(1);
+    expect(await takeSends(w.connection.id, 1, w.companyId)).toHaveLength(1);
   });
 });
 

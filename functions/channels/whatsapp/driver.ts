@@ -46,21 +46,43 @@ export interface SessionAuthState {
 }
 
 /**
- * Seams for the message pipelines (issue 4, items 3 and 4), not built into the worker yet: the worker will
- * give each session an inbound sink that normalises what the phone receives (messages, edits, deletes,
- * acks) to the inbound contract (decisions D31) and calls `enqueueInbound` (functions/channels/inbound.ts);
- * the sender will call `send` on the session that holds the connection for each `OutboundSend` (D34).
+ * The message pipelines' seams (issue 4, items 3 and 4). Inbound: the worker gives each session a sink that
+ * takes what the phone receives (messages, edits, deletes, acks) normalised to the inbound contract
+ * (decisions D31) and enqueues it (`enqueueInbound`, functions/channels/inbound.ts). Outbound: the holder
+ * of a connection carries out its outbox (D34, D41) with `send`.
  */
 export type InboundSink = (event: InboundEventInput) => Promise<unknown>;
+
+/** Media to send: where it is in the media bucket, and the bytes when the worker read them. */
+export interface OutboundMedia {
+  key: string;
+  mimetype: string;
+  filename?: string;
+  /** Read from the media bucket by the worker before it calls the driver. */
+  bytes?: Buffer;
+}
+
+/** What our side sends, in the port's terms (from a stored message, data-model §2.17). */
+export type OutboundContent =
+  | { type: 'text'; body: string }
+  | { type: 'image' | 'video' | 'document' | 'sticker'; media: OutboundMedia; caption?: string }
+  /** `voice`: a push-to-talk voice note rather than an audio file. */
+  | { type: 'audio'; media: OutboundMedia; voice: boolean }
+  | { type: 'contact'; vCard: string; displayName?: string }
+  | { type: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+  /** Changes an earlier message of ours (WhatsApp allows 15 minutes). */
+  | { type: 'edit'; targetProviderMessageId: string; body: string }
+  /** Deletes an earlier message of ours for everyone. */
+  | { type: 'delete'; targetProviderMessageId: string };
 
 export interface OutboundMessage {
   /** The provider's chat id (`OutboundSend.chatId`). */
   chatId: string;
   /** Chosen before sending and already pinned to our message, so acks find it (D34). */
-  providerMessageId?: string;
-  body?: string;
-  /** Media key in the media bucket. */
-  mediaKey?: string;
+  providerMessageId: string;
+  content: OutboundContent;
+  /** A quoted reply: the provider id of the quoted message, and whether it was ours. */
+  quoted?: { providerMessageId: string; fromMe: boolean; body?: string; participant?: string };
 }
 
 export interface Session {
@@ -70,14 +92,19 @@ export interface Session {
   close: () => Promise<void>;
   /** The phone simulator's "someone scanned the QR code" (simulator driver only). */
   scan?: (phoneNumber: string) => void;
-  /** Item 4 (outbound): sends a message and answers the provider's message id. */
+  /**
+   * Sends a message with the provider id chosen before (D34) and answers once the provider took it (ack
+   * 1). Throws when it could not be sent; a retry uses the same id.
+   */
   send?: (message: OutboundMessage) => Promise<{ providerMessageId: string }>;
+  /** The phone simulator's customer acting (simulator driver only; decisions D41). */
+  simulate?: (action: SimulatorAction) => Promise<void>;
 }
 
 export interface SessionContext {
   companyId: number;
   whatsappId: number;
-  /** Item 3 (inbound): where the session delivers what the phone receives. */
+  /** Where the session delivers what the phone receives (D31). */
   inbound?: InboundSink;
 }
 
@@ -88,3 +115,33 @@ export interface WhatsAppDriver {
   /** Opens a session; its events reach `events` until it ends (`disconnected`) or is closed. */
   start: (auth: SessionAuthState, events: SessionEvents, context: SessionContext) => Session;
 }
+
+/** Someone on the simulated customer's side (decisions D41): who they are, and in which chat. */
+export interface SimulatedCustomer {
+  /** Digits with country code. */
+  number: string;
+  name?: string;
+  /** A group chat: the group's id (digits) and subject; the customer writes as a participant. */
+  group?: { id: string; name?: string };
+}
+
+export type SimulatorAction =
+  | {
+      action: 'message';
+      customer: SimulatedCustomer;
+      providerMessageId: string;
+      content:
+        | { type: 'text'; body: string }
+        | {
+            type: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+            mediaKey: string;
+            mimetype: string;
+            filename?: string;
+            size?: number;
+            body?: string;
+          }
+        | { type: 'reaction'; emoji: string; targetProviderMessageId: string };
+      quotedProviderMessageId?: string;
+    }
+  /** The customer read (ack 3) or played (ack 4, voice notes) what they received. */
+  | { action: 'read'; customer?: SimulatedCustomer; ack: 3 | 4 };

@@ -1,5 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { Session, SessionAuthState, SessionContext, SessionEvents, WhatsAppDriver } from './driver';
+import {
+  listReceived,
+  raiseReceivedAck,
+  recordReceived,
+  type ReceivedMessage,
+} from '../../data/simulator-phone-repository';
+import type { InboundEventInput } from '../inbound';
+import type {
+  OutboundMessage,
+  Session,
+  SessionAuthState,
+  SessionContext,
+  SessionEvents,
+  SimulatedCustomer,
+  SimulatorAction,
+  WhatsAppDriver,
+} from './driver';
 
 /**
  * The phone simulator's session (DESIGN §6): the same port as Baileys, no network. It behaves like Baileys
@@ -10,7 +26,10 @@ import type { Session, SessionAuthState, SessionContext, SessionEvents, WhatsApp
  *   new credentials (`credsUpdate`), then `restart-required`, as WhatsApp asks Baileys to reconnect after
  *   pairing; the worker reconnects with the stored credentials;
  * - with stored credentials it connects straight away, without a QR code, like Baileys resuming.
- * Item 6 (the phone simulator UI) will let a person or a test play the customer through the same session.
+ * The customers' side (decisions D41): what our side sends is recorded as received by the customer's phone
+ * (once per provider id), which answers ack 2 (delivered) after `deliveredMs` and ack 3/4 when the customer
+ * reads (an action, or after `readMs`); a customer's message, media or reaction (the simulator routes, through
+ * the holder's outbox) comes out of the session's inbound sink exactly like a Baileys message would.
  */
 export interface SimulatorCreds {
   simulator: true;
@@ -26,7 +45,64 @@ export interface SimulatorOptions {
   nextQrMs?: number;
   /** QR codes shown before the session ends with `timeout`. @default 6 */
   qrCodes?: number;
+  /** After a send, the customer's phone reports ack 2 (delivered) this much later. @default 300 ms */
+  deliveredMs?: number;
+  /** After a send, the customer reads it (ack 3) this much later; 0 = only when told. @default 0 */
+  readMs?: number;
+  /** Where the customers' phones keep what they received (DynamoDB; unit tests pass a map). */
+  phone?: SimulatedPhone;
 }
+
+export interface SimulatedPhone {
+  record: typeof recordReceived;
+  list: typeof listReceived;
+  raiseAck: typeof raiseReceivedAck;
+}
+
+const dynamoPhone: SimulatedPhone = { record: recordReceived, list: listReceived, raiseAck: raiseReceivedAck };
+
+/** The chat a simulated customer writes in: their own (`<number>@s.whatsapp.net`) or a group's. */
+export const simulatedChatId = (customer: SimulatedCustomer): string =>
+  customer.group ? `${customer.group.id}@g.us` : `${customer.number}@s.whatsapp.net`;
+
+/** The customer whose phone a chat id is (digits of a one-to-one chat), or null for groups. */
+const isGroupChat = (chatId: string): boolean => chatId.endsWith('@g.us');
+
+/** What the customer sees of a send, for the simulator's list. */
+const receivedOf = (message: OutboundMessage): Omit<ReceivedMessage, 'sk' | 'ack' | 'receivedAt'> => {
+  const base = {
+    providerMessageId: message.providerMessageId,
+    chatId: message.chatId,
+    ...(message.quoted ? { quotedProviderMessageId: message.quoted.providerMessageId } : {}),
+  };
+  const c = message.content;
+  switch (c.type) {
+    case 'text':
+      return { ...base, type: 'text', body: c.body };
+    case 'image':
+    case 'video':
+    case 'document':
+    case 'sticker':
+      return {
+        ...base,
+        type: c.type,
+        ...(c.caption ? { body: c.caption } : {}),
+        mediaKey: c.media.key,
+        mimetype: c.media.mimetype,
+        ...(c.media.filename ? { filename: c.media.filename } : {}),
+      };
+    case 'audio':
+      return { ...base, type: 'audio', mediaKey: c.media.key, mimetype: c.media.mimetype, voice: c.voice };
+    case 'contact':
+      return { ...base, type: 'contact', vCard: c.vCard, ...(c.displayName ? { body: c.displayName } : {}) };
+    case 'location':
+      return { ...base, type: 'location', latitude: c.latitude, longitude: c.longitude, body: c.name ?? '' };
+    case 'edit':
+      return { ...base, type: 'edit', body: c.body, targetProviderMessageId: c.targetProviderMessageId };
+    case 'delete':
+      return { ...base, type: 'delete', targetProviderMessageId: c.targetProviderMessageId };
+  }
+};
 
 export const isSimulatorCreds = (creds: unknown): creds is SimulatorCreds =>
   typeof creds === 'object' &&
@@ -47,11 +123,14 @@ class SimulatedSession implements Session {
   private timer: NodeJS.Timeout | undefined;
   private showingQr = false;
   private shown = 0;
+  private connected = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly auth: SessionAuthState,
     private readonly events: SessionEvents,
     private readonly options: Required<SimulatorOptions>,
+    private readonly context: SessionContext,
   ) {
     // Like a socket, events start after the caller got the session.
     setImmediate(() => this.open());
@@ -60,6 +139,7 @@ class SimulatedSession implements Session {
   private open(): void {
     if (this.ended) return;
     if (isSimulatorCreds(this.auth.creds)) {
+      this.connected = true;
       this.events.connected(this.auth.creds.number);
       return;
     }
@@ -85,8 +165,87 @@ class SimulatedSession implements Session {
 
   private stop(): void {
     this.ended = true;
+    this.connected = false;
     this.showingQr = false;
     clearTimeout(this.timer);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private later(ms: number, run: () => Promise<unknown>): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (this.ended) return;
+      run().catch(() => undefined);
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private async deliver(event: InboundEventInput): Promise<void> {
+    if (!this.context.inbound) throw new Error('the simulated session has no inbound sink');
+    await this.context.inbound(event);
+  }
+
+  private async ack(received: Pick<ReceivedMessage, 'sk' | 'chatId' | 'providerMessageId'>, ack: number) {
+    const { companyId, whatsappId } = this.context;
+    if (!(await this.options.phone.raiseAck(companyId, whatsappId, received.sk, ack))) return;
+    await this.deliver({
+      kind: 'ack',
+      companyId,
+      whatsappId,
+      chat: { id: received.chatId, isGroup: isGroupChat(received.chatId) },
+      providerMessageId: received.providerMessageId,
+      ack,
+    });
+  }
+
+  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
+    if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
+    const { companyId, whatsappId } = this.context;
+    const received = await this.options.phone.record(companyId, whatsappId, receivedOf(message));
+    // Received before (a retried send with the same id): the customer sees it once, like WhatsApp.
+    if (received && message.content.type !== 'edit' && message.content.type !== 'delete') {
+      this.later(this.options.deliveredMs, () => this.ack(received, 2));
+      if (this.options.readMs > 0) this.later(this.options.readMs, () => this.ack(received, 3));
+    }
+    return { providerMessageId: message.providerMessageId };
+  }
+
+  async simulate(action: SimulatorAction): Promise<void> {
+    if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
+    const { companyId, whatsappId } = this.context;
+    if (action.action === 'read') {
+      const chatId = action.customer ? simulatedChatId(action.customer) : undefined;
+      let after: string | undefined;
+      for (;;) {
+        const page = await this.options.phone.list(companyId, whatsappId, { ...(after ? { after } : {}), limit: 100 });
+        for (const received of page.messages) {
+          if (received.ack >= action.ack || (chatId && received.chatId !== chatId)) continue;
+          if (received.type === 'edit' || received.type === 'delete') continue;
+          await this.ack(received, action.ack);
+        }
+        if (!page.hasMore || page.messages.length === 0) return;
+        after = page.messages.at(-1)!.sk;
+      }
+    }
+    const { customer } = action;
+    const identity = { phone: customer.number, ...(customer.name ? { pushName: customer.name } : {}) };
+    await this.deliver({
+      kind: 'message',
+      companyId,
+      whatsappId,
+      chat: {
+        id: simulatedChatId(customer),
+        isGroup: customer.group !== undefined,
+        ...(customer.group?.name ? { name: customer.group.name } : {}),
+      },
+      providerMessageId: action.providerMessageId,
+      fromMe: false,
+      timestamp: new Date().toISOString(),
+      ...(customer.group ? { participant: identity } : { contact: identity }),
+      ...(action.quotedProviderMessageId ? { quotedProviderMessageId: action.quotedProviderMessageId } : {}),
+      content: action.content,
+    });
   }
 
   scan(phoneNumber: string): void {
@@ -116,11 +275,14 @@ export const createSimulatorDriver = (options: SimulatorOptions = {}): WhatsAppD
     firstQrMs: options.firstQrMs ?? 60_000,
     nextQrMs: options.nextQrMs ?? 20_000,
     qrCodes: options.qrCodes ?? 6,
+    deliveredMs: options.deliveredMs ?? 300,
+    readMs: options.readMs ?? 0,
+    phone: options.phone ?? dynamoPhone,
   };
   return {
     name: 'simulator',
     codec: {},
-    start: (auth: SessionAuthState, events: SessionEvents, _context: SessionContext) =>
-      new SimulatedSession(auth, events, settings),
+    start: (auth: SessionAuthState, events: SessionEvents, context: SessionContext) =>
+      new SimulatedSession(auth, events, settings, context),
   };
 };

@@ -9,7 +9,13 @@ import {
   type SessionCommand,
   type WorkerSessionState,
 } from '../../data/connection-repository';
+import { confirmSent, failSend, planSend } from '../../core/messages/outbound-sender';
+import { outboundSendSchema, type OutboundSend } from '../../core/messages/outbound-queue';
+import type { StoredMessage } from '../../data/message-repository';
+import { getMediaObject } from '../../data/media-store';
 import { deleteQueueMessage, receiveQueueMessages } from '../../data/queue-receiver';
+import { deferOutboxItem, deleteOutboxItem, listOutbox, type OutboxItem } from '../../data/wa-outbox-repository';
+import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { authStateStore, type AuthStateStore } from '../../data/wa-auth-state-repository';
 import {
   acquireLease,
@@ -21,7 +27,15 @@ import {
   markCommandHandled,
   releaseLease,
 } from '../../data/wa-lease-repository';
-import type { DisconnectReason, Session, SessionEvents, WhatsAppDriver } from './driver';
+import type {
+  DisconnectReason,
+  OutboundContent,
+  OutboundMessage,
+  Session,
+  SessionEvents,
+  SimulatorAction,
+  WhatsAppDriver,
+} from './driver';
 import { WorkerLease } from './lease';
 import { createSimulatorDriver, simulatedPhoneNumber } from './simulator-driver';
 
@@ -56,6 +70,8 @@ export interface WorkerOptions {
   consumeQueue?: boolean;
   /** Reconnect backoff after a lost connection: base doubling per retry, capped. @default 1 s … 60 s */
   reconnect?: { baseMs: number; maxMs: number };
+  /** Attempts of one send before its message is marked failed, and the first retry's delay (doubling). */
+  sendRetry?: { attempts: number; baseMs: number };
 }
 
 export type CommandOutcome =
@@ -86,6 +102,13 @@ export interface WhatsAppWorker {
   /** A crash, for tests: stops everything and writes nothing; peers take over when the heartbeat expires. */
   kill: () => void;
 }
+
+/** A wake-up for the holder of a connection whose outbox has work (decisions D41). */
+const outboxWake = z.object({
+  kind: z.literal('outbox'),
+  companyId: z.number().int().positive(),
+  whatsappId: z.number().int().positive(),
+});
 
 const commandMessage = z.object({
   companyId: z.number().int().positive(),
@@ -123,6 +146,13 @@ interface Live {
   /** Credential writes, in order; a reconnect waits for them. */
   credsWrites: Promise<void>;
   closed: boolean;
+  /** The session is open (CONNECTED): the outbox may be drained. */
+  open: boolean;
+  /** One drain at a time; a wake-up during a drain asks for another pass. */
+  draining: boolean;
+  drainAgain: boolean;
+  /** The next drain for a deferred (retried) send. */
+  drainTimer: NodeJS.Timeout | undefined;
 }
 
 type Trigger = { kind: 'command'; requestedAt: string } | { kind: 'check' } | { kind: 'takeover'; from: string };
@@ -143,6 +173,7 @@ class Worker implements WhatsAppWorker {
     private readonly driver: WhatsAppDriver,
     private readonly settings: { heartbeatMs: number; leaseMs: number; consumeQueue: boolean },
     reconnect?: { baseMs: number; maxMs: number },
+    private readonly sendRetry: { attempts: number; baseMs: number } = { attempts: 4, baseMs: 1_000 },
   ) {
     this.reconnect = reconnect ?? { baseMs: 1_000, maxMs: 60_000 };
     // A message this worker received but could not finish comes back soon (another worker checks it).
@@ -197,7 +228,16 @@ class Worker implements WhatsAppWorker {
       await Promise.all(
         messages.map(async (m) => {
           try {
-            const parsed = commandMessage.safeParse(JSON.parse(m.body));
+            const body: unknown = JSON.parse(m.body);
+            const wake = outboxWake.safeParse(body);
+            if (wake.success) {
+              // Only the holder drains; another worker's connection is drained by its holder's heartbeat.
+              const live = this.sessions.get(keyOf(wake.data.companyId, wake.data.whatsappId));
+              if (live) this.drain(live);
+              await deleteQueueMessage('worker-control', m.receiptHandle);
+              return;
+            }
+            const parsed = commandMessage.safeParse(body);
             if (!parsed.success) {
               logger.warn('worker-control message dropped: not a session command', { body: m.body.slice(0, 200) });
             } else {
@@ -359,6 +399,8 @@ class Worker implements WhatsAppWorker {
         this.abandon(live);
         continue;
       }
+      // Work that reached the outbox without its wake-up reaching this worker (D41).
+      if (live.open) this.drain(live);
       const connection = commands.get(live.key);
       if (!connection || (connection.sessionCommandAt ?? '') > (lease.handledCommandAt ?? '')) {
         void this.withLock(live.key, () => this.reconcile(live.companyId, live.whatsappId, { kind: 'check' })).catch(
@@ -387,6 +429,10 @@ class Worker implements WhatsAppWorker {
       writes: Promise.resolve(),
       credsWrites: Promise.resolve(),
       closed: false,
+      open: false,
+      draining: false,
+      drainAgain: false,
+      drainTimer: undefined,
     };
     this.sessions.set(live.key, live);
     return live;
@@ -415,7 +461,10 @@ class Worker implements WhatsAppWorker {
           if (!current()) return;
           live.qrCodes = 0;
           live.retries = 0;
+          live.open = true;
           this.write(live, { status: 'CONNECTED', qrcode: '', retries: 0, number });
+          // What waited in the outbox while the connection was down goes out now.
+          this.drain(live);
         },
         credsUpdate: (value) => {
           if (!current()) return;
@@ -429,6 +478,7 @@ class Worker implements WhatsAppWorker {
         disconnected: (reason) => {
           if (!current()) return;
           live.session = undefined;
+          live.open = false;
           void this.withLock(live.key, () => this.ended(live, reason)).catch((err: unknown) =>
             logger.warn('session end not handled', { key: live.key, reason, ...errorFields(err) }),
           );
@@ -437,6 +487,7 @@ class Worker implements WhatsAppWorker {
       const session = this.driver.start({ creds, keys: live.store.keys }, events, {
         companyId: live.companyId,
         whatsappId: live.whatsappId,
+        inbound: (event) => (current() ? this.enqueue(event) : Promise.resolve()),
       });
       opened.session = session;
       live.session = session;
@@ -525,6 +576,8 @@ class Worker implements WhatsAppWorker {
   /** Ends a session this worker holds (command, shutdown): waits for its writes, then forgets it. */
   private async close(live: Live, options: { logout: boolean }): Promise<void> {
     clearTimeout(live.reconnectTimer);
+    clearTimeout(live.drainTimer);
+    live.open = false;
     const session = live.session;
     live.session = undefined;
     if (session) {
@@ -543,12 +596,199 @@ class Worker implements WhatsAppWorker {
   /** Stops a session at once without writing anything: the lease is no longer (surely) this worker's. */
   private abandon(live: Live): void {
     live.closed = true;
+    live.open = false;
     clearTimeout(live.reconnectTimer);
+    clearTimeout(live.drainTimer);
     const session = live.session;
     live.session = undefined;
     if (this.sessions.get(live.key) === live) this.sessions.delete(live.key);
     if (session) void session.close().catch(() => undefined);
     logger.warn('whatsapp session abandoned: the lease is not this worker’s', { key: live.key, taskId: this.taskId });
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Inbound and the outbox (decisions D31, D34, D41)
+
+  /** What a session receives goes to the inbound queue; SQS throttling (a 503) is retried a few times. */
+  private async enqueue(event: InboundEventInput): Promise<void> {
+    let stamped: InboundEventInput = event;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        stamped = await enqueueInbound(stamped);
+        return;
+      } catch (err) {
+        if (attempt >= 4 || (err as { name?: string }).name === 'ZodError') throw err;
+        await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+      }
+    }
+  }
+
+  /**
+   * Carries out the connection's outbox, oldest first, while its session is open: sends (one chat's in
+   * order: a send waiting for its retry holds back the later ones of its chat, not other chats) and the
+   * simulator's customer actions. One drain at a time per connection; a wake-up meanwhile asks for another.
+   */
+  private drain(live: Live): void {
+    if (live.draining) {
+      live.drainAgain = true;
+      return;
+    }
+    live.draining = true;
+    live.drainAgain = false;
+    void this.drainOnce(live)
+      .catch((err: unknown) => logger.warn('outbox not drained', { key: live.key, ...errorFields(err) }))
+      .finally(() => {
+        live.draining = false;
+        if (live.drainAgain && live.open && !live.closed) this.drain(live);
+      });
+  }
+
+  private async drainOnce(live: Live): Promise<void> {
+    const limit = 25;
+    for (;;) {
+      if (!live.open || live.closed || !this.running) return;
+      const items = await listOutbox(live.companyId, live.whatsappId, limit);
+      const held = new Set<string>();
+      let earliest = Infinity;
+      let done = 0;
+      for (const item of items) {
+        if (!live.open || live.closed || !this.running) return;
+        if (item.kind === 'simulate') {
+          await this.simulate(live, item);
+          done += 1;
+          continue;
+        }
+        const parsed = outboundSendSchema.safeParse(item.payload);
+        if (!parsed.success) {
+          logger.error('outbox send dropped: invalid', { key: live.key, sk: item.sk });
+          await deleteOutboxItem(item);
+          done += 1;
+          continue;
+        }
+        const send = parsed.data;
+        if (held.has(send.chatId)) continue;
+        if (item.notBefore > Date.now()) {
+          held.add(send.chatId);
+          earliest = Math.min(earliest, item.notBefore);
+          continue;
+        }
+        if (await this.sendOne(live, item, send)) done += 1;
+        else {
+          held.add(send.chatId);
+          earliest = Math.min(earliest, Date.now() + this.retryDelay(item.attempts));
+        }
+      }
+      if (earliest !== Infinity) {
+        clearTimeout(live.drainTimer);
+        live.drainTimer = setTimeout(() => this.drain(live), Math.max(10, earliest - Date.now()));
+      }
+      if (items.length < limit || done === 0) return;
+    }
+  }
+
+  private retryDelay(attempts: number): number {
+    return this.sendRetry.baseMs * 2 ** attempts;
+  }
+
+  /** One send: skipped, sent (ack 1), deferred for a retry, or failed for good. Answers whether it is done. */
+  private async sendOne(live: Live, item: OutboxItem, send: OutboundSend): Promise<boolean> {
+    const session = live.session;
+    if (!session?.send) return false;
+    const plan = await planSend(send);
+    if (plan.skip) {
+      await deleteOutboxItem(item);
+      return true;
+    }
+    try {
+      const message = await this.outboundMessage(send, plan.message, plan.quoted);
+      await session.send(message);
+    } catch (err) {
+      if (item.attempts + 1 >= this.sendRetry.attempts) {
+        logger.error('send failed for good', { key: live.key, messageId: send.messageId, ...errorFields(err) });
+        await failSend(send);
+        await deleteOutboxItem(item);
+        return true;
+      }
+      logger.warn('send failed; it will be retried', {
+        key: live.key,
+        messageId: send.messageId,
+        attempt: item.attempts + 1,
+        ...errorFields(err),
+      });
+      await deferOutboxItem(item, Date.now() + this.retryDelay(item.attempts));
+      return false;
+    }
+    await confirmSent(send);
+    await deleteOutboxItem(item);
+    return true;
+  }
+
+  /** The stored message as the driver's send (media bytes read from the bucket for Baileys). */
+  private async outboundMessage(
+    send: OutboundSend,
+    message: StoredMessage,
+    quoted: StoredMessage | null,
+  ): Promise<OutboundMessage> {
+    const data = message.dataJson ? (JSON.parse(message.dataJson) as Record<string, unknown>) : {};
+    const media = async () => ({
+      key: message.mediaKey!,
+      mimetype: message.mimetype ?? 'application/octet-stream',
+      ...(message.filename ? { filename: message.filename } : {}),
+      ...(this.driver.name === 'baileys' ? { bytes: await getMediaObject(message.mediaKey!) } : {}),
+    });
+    let content: OutboundContent;
+    if (message.mediaKey && ['image', 'video', 'application', 'audio'].includes(message.mediaType)) {
+      if (message.mediaType === 'audio') content = { type: 'audio', media: await media(), voice: data.voice === true };
+      else
+        content = {
+          type:
+            message.mediaType === 'application'
+              ? 'document'
+              : data.sticker === true
+                ? 'sticker'
+                : (message.mediaType as 'image' | 'video'),
+          media: await media(),
+          ...(message.body && message.mediaType !== 'application' ? { caption: message.body } : {}),
+        };
+    } else if (message.mediaType === 'contact' && message.vCard) {
+      content = { type: 'contact', vCard: message.vCard, ...(message.body ? { displayName: message.body } : {}) };
+    } else if (message.mediaType === 'location' && typeof data.latitude === 'number') {
+      content = {
+        type: 'location',
+        latitude: data.latitude,
+        longitude: Number(data.longitude),
+        ...(typeof data.name === 'string' ? { name: data.name } : {}),
+        ...(typeof data.address === 'string' ? { address: data.address } : {}),
+      };
+    } else {
+      content = { type: 'text', body: message.body };
+    }
+    return {
+      chatId: send.chatId,
+      providerMessageId: send.providerMessageId ?? message.providerId!,
+      content,
+      ...(quoted?.providerId
+        ? {
+            quoted: {
+              providerMessageId: quoted.providerId,
+              fromMe: quoted.fromMe,
+              body: quoted.body,
+              ...(quoted.participant?.number ? { participant: `${quoted.participant.number}@s.whatsapp.net` } : {}),
+            },
+          }
+        : {}),
+    };
+  }
+
+  /** A simulator customer's action: carried out by the session once (a failure is logged, not retried). */
+  private async simulate(live: Live, item: OutboxItem): Promise<void> {
+    try {
+      if (live.session?.simulate) await live.session.simulate(item.payload as unknown as SimulatorAction);
+      else logger.warn('simulator action for a session that is not simulated', { key: live.key });
+    } catch (err) {
+      logger.warn('simulator action failed', { key: live.key, ...errorFields(err) });
+    }
+    await deleteOutboxItem(item);
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -573,7 +813,9 @@ class Worker implements WhatsAppWorker {
     this.lease.halt();
     for (const live of [...this.sessions.values()]) {
       live.closed = true;
+      live.open = false;
       clearTimeout(live.reconnectTimer);
+      clearTimeout(live.drainTimer);
       void live.session?.close().catch(() => undefined);
     }
     this.sessions.clear();
@@ -591,6 +833,7 @@ export const startWhatsAppWorker = async (options: WorkerOptions = {}): Promise<
       consumeQueue: options.consumeQueue ?? true,
     },
     options.reconnect,
+    options.sendRetry,
   );
   await worker.start();
   return worker;

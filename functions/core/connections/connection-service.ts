@@ -45,7 +45,7 @@ import { connectionRuleErrors } from './connection-rules';
 export const canManageConnections = (auth: AuthContext): boolean =>
   auth.profile === 'admin' || auth.super || auth.userFlags.allowConnections === true;
 
-const requireManager = (auth: AuthContext): void => {
+export const requireManager = (auth: AuthContext): void => {
   if (!canManageConnections(auth)) throw new Forbidden('ERR_NO_PERMISSION', 'Connections are managed by admins');
 };
 
@@ -55,7 +55,7 @@ const CHANNEL_FLAGS: Record<ConnectionChannel, PlanFlag> = {
   instagram: 'useInstagram',
 };
 
-const requireChannelInPlan = (auth: AuthContext, channel: ConnectionChannel): void => {
+export const requireChannelInPlan = (auth: AuthContext, channel: ConnectionChannel): void => {
   if (auth.planFlags[CHANNEL_FLAGS[channel]] === false) {
     throw new Forbidden('ERR_NO_PERMISSION', `The plan does not include ${channel} connections`);
   }
@@ -93,7 +93,7 @@ const viewOf = async (connection: Connection, options: { withToken: boolean }): 
 const notFound = () => new NotFound('ERR_NO_WAPP_FOUND', 'Connection not found');
 
 /** Another company's connection id answers exactly like a missing one. */
-const findInCompany = async (companyId: number, id: number): Promise<Connection> => {
+export const findInCompany = async (companyId: number, id: number): Promise<Connection> => {
   const connection = await getConnection(companyId, id);
   if (!connection) throw notFound();
   return connection;

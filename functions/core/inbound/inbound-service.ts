@@ -75,14 +75,14 @@ const ticketViewOf = async (scope: InboundScope, ticket: Ticket, contact: Contac
 };
 
 /** An event about a ticket, on one of the company's channels (spec §7 real time). */
-interface TicketEvent {
+export interface TicketEvent {
   channel: 'appMessage' | 'ticket' | 'contact';
   action: string;
   [payload: string]: unknown;
 }
 
 /** Sends a ticket's events to the sockets whose user may see it; a failure is logged, never retried. */
-const publishForTicket = async (scope: InboundScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
+export const publishForTicket = async (scope: InboundScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
   try {
     const snapshot = await scope.viewers(ticket.companyId);
     if (snapshot.connections.length === 0) return;

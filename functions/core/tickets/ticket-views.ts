@@ -103,6 +103,8 @@ export interface MessageView {
   dataJson: string | null;
   participant: StoredMessage['participant'] | null;
   userId: number | null;
+  /** The send failed after retries (decisions D41): `ERR_SENDING_WAPP_MSG`. */
+  sendError?: string;
 }
 
 export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'> | null = null): MessageView => ({
@@ -138,4 +140,5 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   dataJson: m.dataJson ?? null,
   participant: m.participant ?? null,
   userId: m.userId ?? null,
+  ...(m.sendError ? { sendError: m.sendError } : {}),
 });

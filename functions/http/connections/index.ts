@@ -16,6 +16,11 @@ import {
   updateCompanyConnection,
   uploadGreetingMedia,
 } from '../../core/connections/connection-service';
+import {
+  listSimulatorReceived,
+  simulateCustomerMessage,
+  simulateCustomerRead,
+} from '../../core/connections/simulator-service';
 import { pagingQuery } from '../../core/paging';
 import {
   createAreaHandler,
@@ -114,6 +119,26 @@ const channelQuery = z.enum(['whatsapp', 'facebook', 'instagram']).optional();
 /** A file part of a multipart body; any other value (a text part, nothing) is the reason named. */
 const filePart = z.custom<UploadedFile>(isUploadedFile, { error: 'Required: a file' });
 
+const simulatorParams = z.object({ whatsappId: z.coerce.number().int().positive() });
+const customerNumber = z.string().regex(/^\d{8,15}$/, 'digits with country code');
+const groupId = z.string().regex(/^\d{5,40}(-\d{5,20})?$/, 'a group id (digits)');
+const simulatedMessage = z.object({
+  number: customerNumber,
+  name: z.string().trim().max(100).optional(),
+  groupId: groupId.optional(),
+  groupName: z.string().trim().max(100).optional(),
+  body: z.string().max(4096).optional(),
+  reactTo: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,200}$/)
+    .optional(),
+  emoji: z.string().max(32).optional(),
+  quotedProviderMessageId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,200}$/)
+    .optional(),
+});
+
 export const handlers: AreaHandlers = {
   'list-connections': defineRoute({
     query: z.object({ ...sessionQuery, companyId: z.coerce.number().int().positive().optional() }),
@@ -202,6 +227,50 @@ export const handlers: AreaHandlers = {
       message: 'QR code scanned.',
       whatsapp: await scanSimulatorQrCode(auth!, params.whatsappId),
     }),
+  }),
+  // The phone simulator's customer side (decisions D41): a text or a reaction (JSON) …
+  'simulate-customer-message': defineRoute({
+    params: simulatorParams,
+    body: simulatedMessage,
+    handle: async ({ auth, params, body }) => ({
+      message: 'Message sent by the simulated customer.',
+      ...(await simulateCustomerMessage(auth!, params.whatsappId, body)),
+    }),
+  }),
+  // … or a file with an optional caption (a multipart form with `file`, at most 3 MB).
+  'simulate-customer-media': defineRoute({
+    params: simulatorParams,
+    bodyType: 'multipart',
+    maxBodyBytes: 3 * 1024 * 1024 + 64 * 1024,
+    body: simulatedMessage.extend({ file: filePart }),
+    handle: async ({ auth, params, body }) => ({
+      message: 'File sent by the simulated customer.',
+      ...(await simulateCustomerMessage(auth!, params.whatsappId, body, body.file)),
+    }),
+  }),
+  'list-simulator-received': defineRoute({
+    params: simulatorParams,
+    query: z.object({
+      cursor: z
+        .string()
+        .regex(/^R#[0-9A-Z]{26}$/)
+        .optional(),
+      limit: z.coerce.number().int().min(1).max(100).optional(),
+      number: customerNumber.optional(),
+    }),
+    handle: async ({ auth, params, query }) => listSimulatorReceived(auth!, params.whatsappId, query),
+  }),
+  'simulate-customer-read': defineRoute({
+    params: simulatorParams,
+    body: z.object({
+      number: customerNumber.optional(),
+      groupId: groupId.optional(),
+      ack: z.union([z.literal(3), z.literal(4)]).optional(),
+    }),
+    handle: async ({ auth, params, body }) => {
+      await simulateCustomerRead(auth!, params.whatsappId, body);
+      return { message: 'Read by the simulated customer.' };
+    },
   }),
 };
 

@@ -284,6 +284,37 @@ export const ACCESS: Record<string, AccessRow> = {
       },
     ),
   },
+  // The phone simulator's customer (D41) needs a CONNECTED connection (in storage; nobody holds it, so the
+  // actions wait in its outbox).
+  'POST /simulator/{whatsappId}/messages': {
+    allow: admins,
+    ...byConnection(
+      (id) => ({ path: `/simulator/${id}/messages`, body: { number: '5511900000001', body: 'Olá' } }),
+      (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
+    ),
+  },
+  'POST /simulator/{whatsappId}/media': {
+    allow: admins,
+    ...byConnection(
+      (id) => {
+        const form = greetingForm();
+        form.append('number', '5511900000001');
+        return { path: `/simulator/${id}/media`, body: form };
+      },
+      (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
+    ),
+  },
+  'GET /simulator/{whatsappId}/messages': {
+    allow: admins,
+    ...byConnection((id) => ({ path: `/simulator/${id}/messages` })),
+  },
+  'POST /simulator/{whatsappId}/read': {
+    allow: admins,
+    ...byConnection(
+      (id) => ({ path: `/simulator/${id}/read`, body: { number: '5511900000001' } }),
+      (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
+    ),
+  },
 };
 
 /** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */

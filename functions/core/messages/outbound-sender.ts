@@ -1,0 +1,61 @@
+import { getMessage, markSendFailed, raiseAck, type StoredMessage } from '../../data/message-repository';
+import { getTicket } from '../../data/ticket-repository';
+import { InboundScope } from '../inbound/inbound-scope';
+import { publishForTicket } from '../inbound/inbound-service';
+import { toMessageView } from '../tickets/ticket-views';
+import type { OutboundSend } from './outbound-queue';
+
+/**
+ * The channel-independent half of a send (D34, D41): which stored message a job means, whether it may
+ * still be sent, and what the message shows afterwards (ack 1 when the provider took it, the error when it
+ * never will). The channel half — turning the message into a provider call — lives with the channel.
+ */
+export const SEND_FAILED = 'ERR_SENDING_WAPP_MSG';
+
+const refOf = (send: Pick<OutboundSend, 'messageId'>): { ticketId: number; ulid: string } => {
+  const [ticketId, ulid] = send.messageId.split('-') as [string, string];
+  return { ticketId: Number(ticketId), ulid };
+};
+
+export type SendPlan =
+  | { skip: 'gone' | 'deleted' | 'sent' | 'failed' }
+  | { skip?: undefined; message: StoredMessage; quoted: StoredMessage | null };
+
+/**
+ * Reads the message a send means. Skips it when it is gone, deleted, already past ack 0 (a duplicate job:
+ * never send twice) or already marked failed.
+ */
+export const planSend = async (send: OutboundSend): Promise<SendPlan> => {
+  const ref = refOf(send);
+  const message = await getMessage(send.companyId, ref.ticketId, ref.ulid);
+  if (!message) return { skip: 'gone' };
+  if (message.isDeleted) return { skip: 'deleted' };
+  if (message.ack !== 0) return { skip: 'sent' };
+  if (message.sendError) return { skip: 'failed' };
+  let quoted: StoredMessage | null = null;
+  if (message.quotedMsgId) {
+    const q = refOf({ messageId: message.quotedMsgId });
+    quoted = await getMessage(send.companyId, q.ticketId, q.ulid);
+  }
+  return { message, quoted };
+};
+
+const publishUpdate = async (companyId: number, message: StoredMessage): Promise<void> => {
+  const ticket = await getTicket(companyId, message.ticketId);
+  if (!ticket) return;
+  await publishForTicket(new InboundScope(), ticket, [
+    { channel: 'appMessage', action: 'update', message: toMessageView(message, ticket) },
+  ]);
+};
+
+/** The provider took the message: ack 1, and the users who see the ticket get the update. */
+export const confirmSent = async (send: OutboundSend): Promise<void> => {
+  const updated = await raiseAck(send.companyId, refOf(send), 1);
+  if (updated) await publishUpdate(send.companyId, updated);
+};
+
+/** The send failed after its retries: the message shows `ERR_SENDING_WAPP_MSG` (and its clock icon stays). */
+export const failSend = async (send: OutboundSend): Promise<void> => {
+  const updated = await markSendFailed(send.companyId, refOf(send), SEND_FAILED);
+  if (updated) await publishUpdate(send.companyId, updated);
+};

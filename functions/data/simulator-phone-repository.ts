@@ -1,0 +1,156 @@
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors';
+import { db, tableName } from './client';
+import { mapDynamoErrors } from './errors';
+import { company, pad } from './keys';
+import { newUlid } from './ulids';
+
+/**
+ * What the phone simulator's customers received (decisions D36, D41; data-model §2.20): the simulated
+ * session writes each message our side sends, once per provider id, so the simulator routes (another
+ * process than the worker) can list them and mark them read. Items:
+ * - `pk = C#<c>#SIMPHONE#<pad whatsappId>, sk = R#<ulid>`: one received message (newest last), with the
+ *   ack the customer's phone has given it;
+ * - `sk = RID#<providerMessageId>`: the guard that makes a repeated send a no-op (one transaction).
+ * Demo data: a TTL of 7 days.
+ */
+export interface ReceivedMessage {
+  sk: string;
+  providerMessageId: string;
+  /** The chat (remote JID) it was sent to. */
+  chatId: string;
+  /** What kind of send it was: text, image, audio, video, document, contact, location, edit, delete… */
+  type: string;
+  body?: string;
+  mediaKey?: string;
+  mimetype?: string;
+  filename?: string;
+  voice?: boolean;
+  quotedProviderMessageId?: string;
+  /** Edits and deletes: the message they change. */
+  targetProviderMessageId?: string;
+  vCard?: string;
+  latitude?: number;
+  longitude?: number;
+  ack: number;
+  receivedAt: string;
+}
+
+const TTL_SECONDS = 7 * 86_400;
+
+export const simulatorPhonePartition = (companyId: number, whatsappId: number): string =>
+  `${company(companyId)}#SIMPHONE#${pad(whatsappId)}`;
+
+const toReceived = (item: Record<string, unknown>): ReceivedMessage => {
+  const { pk: _pk, type: _t, ttl: _ttl, companyId: _c, whatsappId: _w, kind, ...rest } = item;
+  return { ...(rest as unknown as ReceivedMessage), type: String(kind) };
+};
+
+/** Records a received message; `false` when this provider id was received before (nothing written). */
+export const recordReceived = async (
+  companyId: number,
+  whatsappId: number,
+  message: Omit<ReceivedMessage, 'sk' | 'ack' | 'receivedAt'>,
+  now = Date.now(),
+): Promise<ReceivedMessage | null> => {
+  const pk = simulatorPhonePartition(companyId, whatsappId);
+  const sk = `R#${newUlid(now)}`;
+  const ttl = Math.floor(now / 1000) + TTL_SECONDS;
+  const { type, ...rest } = message;
+  const received: ReceivedMessage = { ...message, sk, ack: 0, receivedAt: new Date(now).toISOString() };
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { pk, sk: `RID#${message.providerMessageId}`, type: 'SIMRID', received: sk, ttl },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: {
+                    pk,
+                    sk,
+                    type: 'SIMRCV',
+                    kind: type,
+                    companyId,
+                    whatsappId,
+                    ...rest,
+                    ack: 0,
+                    receivedAt: received.receivedAt,
+                    ttl,
+                  },
+                },
+              },
+            ],
+          }),
+        ),
+      () => new Conflict('ERR_CONFLICT', 'received before'),
+    );
+    return received;
+  } catch (err) {
+    if (err instanceof Conflict) return null;
+    throw err;
+  }
+};
+
+/** What the customers received, oldest first, a page at a time (`after`: the last `sk` seen). */
+export const listReceived = async (
+  companyId: number,
+  whatsappId: number,
+  options: { after?: string; limit?: number } = {},
+): Promise<{ messages: ReceivedMessage[]; hasMore: boolean }> => {
+  const limit = options.limit ?? 50;
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: options.after ? 'pk = :pk AND sk > :after' : 'pk = :pk AND begins_with(sk, :r)',
+        FilterExpression: options.after ? 'begins_with(sk, :r)' : undefined,
+        ExpressionAttributeValues: {
+          ':pk': simulatorPhonePartition(companyId, whatsappId),
+          ':r': 'R#',
+          ...(options.after ? { ':after': options.after } : {}),
+        },
+        ConsistentRead: true,
+        Limit: limit + 1,
+      }),
+    ),
+  );
+  const items = (out.Items ?? []).filter((i) => String(i.sk).startsWith('R#')).map(toReceived);
+  return { messages: items.slice(0, limit), hasMore: items.length > limit || out.LastEvaluatedKey !== undefined };
+};
+
+/** Raises the customer's ack of a received message (never lowers it); answers whether it changed. */
+export const raiseReceivedAck = async (
+  companyId: number,
+  whatsappId: number,
+  sk: string,
+  ack: number,
+): Promise<boolean> => {
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: simulatorPhonePartition(companyId, whatsappId), sk },
+            UpdateExpression: 'SET ack = :ack',
+            ConditionExpression: 'attribute_exists(pk) AND ack < :ack',
+            ExpressionAttributeValues: { ':ack': ack },
+          }),
+        ),
+      () => new Conflict('ERR_CONFLICT', 'ack not raised'),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
+};
