@@ -172,11 +172,11 @@ export class WhatsAppWorker extends Construct {
     });
 
     const worker = new ContainerBinding(this, 'WhatsAppWorkerBinding', container, this.taskDefinition.taskRole);
-    // The worker owns connection state (leases, auth keys) in the table, consumes the sends and the
-    // start / stop / QR requests, hands provider events to the inbound pipeline, stores downloaded media
-    // and pushes QR codes and status changes to browsers.
+    // The worker owns connection state (leases, auth keys, outboxes) in the table, consumes the start /
+    // stop / QR requests and the outbox wake-ups (the outbound job consumes the sends, decisions D41),
+    // hands provider events to the inbound pipeline, stores downloaded media, reads media to send, and
+    // pushes QR codes and status changes to browsers.
     bindTable(worker, data.table, 'readWrite');
-    bindQueue(worker, 'outbound', data.queues.outbound.queue, 'consume');
     bindQueue(worker, 'worker-control', data.queues['worker-control'].queue, 'consume');
     bindQueue(worker, 'inbound', data.queues.inbound.queue, 'send');
     for (const bucket of BUCKETS) bindBucket(worker, bucket.name, data.buckets[bucket.name], 'readWrite');

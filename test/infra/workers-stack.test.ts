@@ -139,7 +139,7 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
     expect(WORKER_PROGRAM).toBe(WORKER_ENTRY);
   });
 
-  it('gets its configuration and exactly its grants: consume outbound and worker-control, send inbound', () => {
+  it('gets its configuration and exactly its grants: consume worker-control, send inbound (sends come through its outbox)', () => {
     const names = container.Environment.map((e) => e.Name);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -160,8 +160,8 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
     const queueArn = (name: 'inbound' | 'outbound' | 'worker-control') =>
       dataOutput(logicalId(stacks.data.queues[name].queue), 'Arn');
     const consumed = queuesWith('sqs:ReceiveMessage');
-    expect(consumed).toHaveLength(2);
-    expect(consumed.join()).toContain(queueArn('outbound'));
+    expect(consumed).toHaveLength(1);
+    expect(consumed.join()).not.toContain(queueArn('outbound'));
     expect(consumed.join()).toContain(queueArn('worker-control'));
     const sent = queuesWith('sqs:SendMessage');
     expect(sent).toHaveLength(1);
