@@ -1,16 +1,22 @@
 import { createRequire } from 'node:module';
 import type * as Baileys from '@whiskeysockets/baileys';
 import type {
+  AnyMessageContent,
   AuthenticationCreds,
   ConnectionState,
+  MiscMessageGenerationOptions,
   SignalDataSet,
   SignalDataTypeMap,
   SignalKeyStore as BaileysKeyStore,
   UserFacingSocketConfig,
+  WAMessage,
   WASocket,
 } from '@whiskeysockets/baileys';
-import { logger } from '../../core/logger';
+import { errorFields, logger } from '../../core/logger';
+import { putMediaObject } from '../../data/media-store';
+import { mapCall, mapMessageUpdate, mapUpsertMessage, type BaileysInboundContext } from './baileys-inbound';
 import type {
+  OutboundMessage,
   DisconnectReason,
   Session,
   SessionAuthState,
@@ -38,6 +44,7 @@ const {
   Browsers,
   BufferJSON,
   DisconnectReason: BaileysDisconnect,
+  downloadMediaMessage,
   initAuthCreds,
   makeCacheableSignalKeyStore,
   makeWASocket,
@@ -138,8 +145,91 @@ const baileysLogger = (bindings: Record<string, unknown>): BaileysLogger => {
 };
 
 /** What the driver uses of a Baileys socket (tests give a stand-in). */
-export type BaileysSocket = Pick<WASocket, 'ev' | 'logout' | 'end'>;
+export type BaileysSocket = Pick<WASocket, 'ev' | 'logout' | 'end'> &
+  Partial<Pick<WASocket, 'sendMessage' | 'updateMediaMessage'>>;
+
+/**
+ * Our send as Baileys' `sendMessage(jid, content, options)` (decisions D34, D41): the message id is the one
+ * chosen before sending and pinned to our message, so the acks Baileys reports find it, and a retry reuses
+ * it (the recipient's phone keeps one message per id).
+ */
+export const toBaileysSend = (
+  message: OutboundMessage,
+): { jid: string; content: AnyMessageContent; options: MiscMessageGenerationOptions } => {
+  const c = message.content;
+  const own = (id: string) => ({ remoteJid: message.chatId, fromMe: true, id });
+  let content: AnyMessageContent;
+  switch (c.type) {
+    case 'text':
+      content = { text: c.body };
+      break;
+    case 'image':
+    case 'video':
+      content = {
+        [c.type]: c.media.bytes!,
+        mimetype: c.media.mimetype,
+        ...(c.caption ? { caption: c.caption } : {}),
+      } as AnyMessageContent;
+      break;
+    case 'document':
+      content = {
+        document: c.media.bytes!,
+        mimetype: c.media.mimetype,
+        fileName: c.media.filename ?? 'file',
+        ...(c.caption ? { caption: c.caption } : {}),
+      };
+      break;
+    case 'sticker':
+      content = { sticker: c.media.bytes! };
+      break;
+    case 'audio':
+      content = { audio: c.media.bytes!, mimetype: c.media.mimetype, ptt: c.voice };
+      break;
+    case 'contact':
+      content = {
+        contacts: { ...(c.displayName ? { displayName: c.displayName } : {}), contacts: [{ vcard: c.vCard }] },
+      };
+      break;
+    case 'location':
+      content = {
+        location: {
+          degreesLatitude: c.latitude,
+          degreesLongitude: c.longitude,
+          ...(c.name ? { name: c.name } : {}),
+          ...(c.address ? { address: c.address } : {}),
+        },
+      };
+      break;
+    case 'edit':
+      content = { text: c.body, edit: own(c.targetProviderMessageId) };
+      break;
+    case 'delete':
+      content = { delete: own(c.targetProviderMessageId) };
+      break;
+  }
+  const quoted: WAMessage | undefined = message.quoted
+    ? {
+        key: {
+          remoteJid: message.chatId,
+          fromMe: message.quoted.fromMe,
+          id: message.quoted.providerMessageId,
+          ...(message.quoted.participant ? { participant: message.quoted.participant } : {}),
+        },
+        message: { conversation: message.quoted.body ?? '' },
+      }
+    : undefined;
+  return {
+    jid: message.chatId,
+    content,
+    options: { messageId: message.providerMessageId, ...(quoted ? { quoted } : {}) },
+  };
+};
 export type MakeBaileysSocket = (config: UserFacingSocketConfig) => BaileysSocket;
+
+const inboundLogFields = (context: SessionContext) => ({
+  companyId: context.companyId,
+  whatsappId: context.whatsappId,
+});
 
 class BaileysSession implements Session {
   private ended = false;
@@ -162,6 +252,43 @@ class BaileysSession implements Session {
     this.socket.ev.on('creds.update', () => {
       if (!this.ended) events.credsUpdate(this.creds);
     });
+    const sink = context.inbound;
+    if (sink) {
+      const inbound: BaileysInboundContext = {
+        companyId: context.companyId,
+        whatsappId: context.whatsappId,
+        storeMedia: async (message, media) => {
+          const bytes = await downloadMediaMessage(
+            message,
+            'buffer',
+            {},
+            {
+              logger: log,
+              reuploadRequest: (m) => this.socket.updateMediaMessage!(m),
+            },
+          );
+          await putMediaObject(media.key, bytes, media.mimetype);
+          return { size: bytes.byteLength };
+        },
+      };
+      const deliver = (event: Promise<Parameters<typeof sink>[0] | null>) =>
+        event
+          .then((e) => (e && !this.ended ? sink(e) : undefined))
+          .catch((err: unknown) =>
+            logger.error('whatsapp event not enqueued', { ...inboundLogFields(context), ...errorFields(err) }),
+          );
+      // Only live messages ('notify'); history sync ('append') waits for the old-message import.
+      this.socket.ev.on('messages.upsert', ({ messages, type }) => {
+        if (type !== 'notify') return;
+        for (const message of messages) void deliver(mapUpsertMessage(message, inbound));
+      });
+      this.socket.ev.on('messages.update', (updates) => {
+        for (const update of updates) void deliver(Promise.resolve(mapMessageUpdate(update, inbound)));
+      });
+      this.socket.ev.on('call', (calls) => {
+        for (const call of calls) void deliver(Promise.resolve(mapCall(call, inbound)));
+      });
+    }
     this.socket.ev.on('connection.update', (update) => {
       if (this.ended) return;
       for (const event of mapConnectionUpdate(update)) {
@@ -174,6 +301,13 @@ class BaileysSession implements Session {
         }
       }
     });
+  }
+
+  async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
+    if (this.ended || !this.socket.sendMessage) throw new Error('the WhatsApp session is closed');
+    const { jid, content, options } = toBaileysSend(message);
+    const sent = await this.socket.sendMessage(jid, content, options);
+    return { providerMessageId: sent?.key.id ?? message.providerMessageId };
   }
 
   async logout(): Promise<void> {
