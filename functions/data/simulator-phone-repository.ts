@@ -6,7 +6,7 @@ import { company, pad } from './keys';
 import { newUlid } from './ulids';
 
 /**
- * What the phone simulator's customers received (decisions D36, D41; data-model §2.20): the simulated
+ * What the phone simulator's customers received (decisions D36, D41; data-model §2.32): the simulated
  * session writes each message our side sends, once per provider id, so the simulator routes (another
  * process than the worker) can list them and mark them read. Items:
  * - `pk = C#<c>#SIMPHONE#<pad whatsappId>, sk = R#<ulid>`: one received message (newest last), with the

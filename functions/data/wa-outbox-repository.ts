@@ -4,7 +4,7 @@ import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 
 /**
- * A WhatsApp connection's outbox (docs/data-model.md §2.19; decisions D41): the work only the worker
+ * A WhatsApp connection's outbox (docs/data-model.md §2.31; decisions D41): the work only the worker
  * holding the connection's lease can do, in the order it must be done. Items:
  * `pk = C#<c>#WAOUT#<pad whatsappId>, sk = <ulid>`:
  * - `send`: one `OutboundSend` (D34), written by the outbound job; `sk` is the message's own ULID, so a
