@@ -43,9 +43,15 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string>;
   cookies?: string[];
+  /** Sent as is instead of JSON (text/plain unless `headers` say otherwise), e.g. a webhook's challenge. */
+  text?: string;
 }
 
-export const respond = (status: number, body?: unknown, extra: Pick<Reply, 'headers' | 'cookies'> = {}): Reply => ({
+export const respond = (
+  status: number,
+  body?: unknown,
+  extra: Pick<Reply, 'headers' | 'cookies' | 'text'> = {},
+): Reply => ({
   __reply: true,
   status,
   ...(body === undefined ? {} : { body }),
@@ -71,9 +77,11 @@ export interface RouteHandler<P = unknown, Q = unknown, B = unknown> {
   maxBodyBytes?: number;
   /**
    * `multipart`: the body is multipart/form-data (uploads, as the spec's calls send them); the body schema
-   * gets an object of its fields, text parts as strings and file parts as `UploadedFile`. Default `json`.
+   * gets an object of its fields, text parts as strings and file parts as `UploadedFile`. `raw`: the body
+   * schema gets the bytes as sent (a Buffer, or undefined when empty), whatever the content type — for
+   * webhooks that sign the exact bytes (Meta's `X-Hub-Signature-256`). Default `json`.
    */
-  bodyType?: 'json' | 'multipart';
+  bodyType?: 'json' | 'multipart' | 'raw';
   handle: (input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
 
@@ -127,10 +135,11 @@ const readMultipart = async (raw: Buffer, contentType: string): Promise<Record<s
   return fields;
 };
 
-const readBody = async (event: HttpEvent, limit: number, bodyType: 'json' | 'multipart'): Promise<unknown> => {
+const readBody = async (event: HttpEvent, limit: number, bodyType: 'json' | 'multipart' | 'raw'): Promise<unknown> => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (raw.byteLength > limit) throw new PayloadTooLarge(limit);
+  if (bodyType === 'raw') return raw;
   const contentType = event.headers?.['content-type'] ?? (bodyType === 'json' ? 'application/json' : '');
   if (bodyType === 'multipart') {
     if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw unsupportedMediaType('multipart/form-data');
@@ -156,15 +165,20 @@ export const authorize = (route: Pick<RouteDef, 'auth' | 'planFlag'>, auth: Auth
 const toResult = (value: unknown): HttpResult => {
   const reply: Reply =
     value && typeof value === 'object' && (value as Reply).__reply === true ? (value as Reply) : respond(200, value);
+  const text = reply.text !== undefined;
   return {
     statusCode: reply.status,
     headers: {
-      ...(reply.body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      ...(text
+        ? { 'content-type': 'text/plain; charset=utf-8' }
+        : reply.body === undefined
+          ? {}
+          : { 'content-type': 'application/json; charset=utf-8' }),
       'cache-control': 'no-store',
       ...reply.headers,
     },
     ...(reply.cookies ? { cookies: reply.cookies } : {}),
-    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+    body: text ? reply.text : reply.body === undefined ? '' : JSON.stringify(reply.body),
   };
 };
 
