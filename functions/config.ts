@@ -62,6 +62,21 @@ const configSchema = z
      * connections over. Must leave room for at least two missed heartbeats.
      */
     WORKER_LEASE_MS: z.coerce.number().int().min(200).default(20_000),
+    /**
+     * Meta (Messenger, Instagram, WhatsApp Cloud API; decisions D40). The Graph API's base URL with its
+     * version; tests point it at a local fake (test/helpers/fake-graph.ts).
+     */
+    GRAPH_API_URL: z.string().url().default('https://graph.facebook.com/v21.0'),
+    META_APP_ID: z.string().min(1).optional(),
+    /**
+     * The Meta app's secret (Meta issues it, so it cannot be derived from APP_SECRET): webhook signatures
+     * (`X-Hub-Signature-256`) and long-lived token exchange. Given directly (local) or as a Secrets
+     * Manager ARN (AWS). Without it the Meta routes answer 503 ERR_META_NOT_CONFIGURED.
+     */
+    META_APP_SECRET: z.string().min(1).optional(),
+    META_APP_SECRET_ARN: z.string().startsWith('arn:').optional(),
+    /** What Meta's webhook verification must echo (`hub.verify_token`); chosen by us in the app's dashboard. */
+    META_VERIFY_TOKEN: z.string().min(8).optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })

@@ -18,7 +18,28 @@ const loadSecret = async (): Promise<Buffer> => {
   return Buffer.from(out.SecretString, 'utf8');
 };
 
-export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook';
+let metaSecretPromise: Promise<string | null> | undefined;
+
+/**
+ * The Meta app secret (decisions D40), resolved once per process like the application secret: from
+ * META_APP_SECRET, or from Secrets Manager (META_APP_SECRET_ARN). Null when neither is configured (the
+ * Meta routes then answer 503 ERR_META_NOT_CONFIGURED). Never logged.
+ */
+export const metaAppSecret = (): Promise<string | null> => {
+  metaSecretPromise ??= (async () => {
+    const { META_APP_SECRET, META_APP_SECRET_ARN } = config();
+    if (META_APP_SECRET) return META_APP_SECRET;
+    if (!META_APP_SECRET_ARN) return null;
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: META_APP_SECRET_ARN }));
+    if (!out.SecretString) throw new Error('META_APP_SECRET_ARN points at a secret without a string value');
+    return out.SecretString;
+  })();
+  metaSecretPromise.catch(() => (metaSecretPromise = undefined));
+  return metaSecretPromise;
+};
+
+export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook' | 'meta-token';
 
 const derived = new Map<KeyPurpose, Promise<Uint8Array>>();
 
@@ -37,5 +58,6 @@ export const secretKey = (purpose: KeyPurpose): Promise<Uint8Array> => {
 /** Tests change APP_SECRET between runs; this forgets the resolved secret and its derived keys. */
 export const resetSecretsForTests = (): void => {
   secretPromise = undefined;
+  metaSecretPromise = undefined;
   derived.clear();
 };

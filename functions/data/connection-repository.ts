@@ -30,7 +30,8 @@ import { leaseKeys } from './wa-lease-repository';
  * - plan usage `pk = C#<c>#USAGE, sk = whatsapps` (attribute `n`), moved in the create and delete
  *   transactions like the users' count, so the plan's `connections` limit cannot be overshot.
  */
-export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram';
+/** `whatsappapi`: the WhatsApp Cloud API (a phone number of a WhatsApp Business Account, decisions D40). */
+export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram' | 'whatsappapi';
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
 /**
  * What the API asks the WhatsApp workers to do (the `worker-control` queue, decisions D24); `scan` is the
@@ -210,7 +211,7 @@ export const getDefaultConnectionId = async (companyId: number): Promise<number 
   return out.Item ? Number(out.Item.whatsappId) : null;
 };
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * The write on the DEFAULT pointer that goes with a change: become the default (the pointer must still
@@ -264,7 +265,16 @@ export interface DefaultChange {
 export const createConnection = async (
   companyId: number,
   input: NewConnection,
-  options: { maxConnections?: number; makeDefault?: boolean } = {},
+  options: {
+    maxConnections?: number;
+    makeDefault?: boolean;
+    /**
+     * More writes in the same transaction, given the new id (a Meta connection's `META#…` routing pointer
+     * and credentials, meta-repository.ts); a failed condition among them is `onExtraFailed`'s error.
+     */
+    extraItems?: (id: number) => TransactItem[];
+    onExtraFailed?: () => DomainError;
+  } = {},
 ): Promise<{ connection: Connection } & DefaultChange> => {
   const id = await nextId(null, 'whatsapp');
   const now = new Date().toISOString();
@@ -326,6 +336,7 @@ export const createConnection = async (
                 },
               },
               defaultPointerWrite(companyId, id, current, becomesDefault),
+              ...(options.extraItems?.(id) ?? []),
             ],
           }),
         ),
@@ -336,7 +347,9 @@ export const createConnection = async (
             })
           : failedAt(failure, 4)
             ? new DefaultMoved()
-            : new Conflict('ERR_CONFLICT', 'Connection id or token already taken, try again'),
+            : options.onExtraFailed && (failure.reasons ?? []).slice(5).includes('ConditionalCheckFailed')
+              ? options.onExtraFailed()
+              : new Conflict('ERR_CONFLICT', 'Connection id or token already taken, try again'),
     );
     return {
       connection: { ...stored, isDefault: becomesDefault },

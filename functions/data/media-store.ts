@@ -55,6 +55,16 @@ export const deleteMediaObject = async (key: string): Promise<void> => {
   await s3().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
 };
 
+/**
+ * A time-limited GET URL of a stored object, for providers that fetch our media themselves (Meta's Graph
+ * API takes attachments by URL, decisions D40). Default one hour.
+ */
+export const presignedMediaUrl = async (key: string, expiresInSeconds = 3600): Promise<string> => {
+  const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+  const { GetObjectCommand: Get } = await import('@aws-sdk/client-s3');
+  return getSignedUrl(s3(), new Get({ Bucket: bucket(), Key: key }), { expiresIn: expiresInSeconds });
+};
+
 /** The URL browsers use for a stored key. */
 export const mediaUrl = (key: string): string => `${config().MEDIA_BASE_URL.replace(/\/$/, '')}/${key}`;
 

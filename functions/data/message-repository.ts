@@ -223,6 +223,8 @@ export const storeMessage = async (
                     Key: ticketKeys(companyId, ticketId),
                     UpdateExpression:
                       'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list' +
+                      // The contact's latest message opens Meta's 24-hour reply window (decisions D40).
+                      (ticket.unread === 'increment' ? ', lastInboundAt = :at' : '') +
                       unread,
                     ConditionExpression: 'attribute_exists(pk)',
                     ExpressionAttributeValues: {

@@ -52,6 +52,8 @@ export interface Ticket {
   firstProviderId?: string;
   /** The provider's chat id (WhatsApp remote JID, Meta page-scoped id) that sends to this ticket go to. */
   chatId?: string;
+  /** When the contact last wrote (Meta's 24-hour reply window starts there, decisions D40). */
+  lastInboundAt?: string;
   createdAt: string;
   updatedAt: string;
   /** Transitions are conditional on it; message updates do not move it. */

@@ -64,6 +64,8 @@ export interface LocalCloudOptions {
   worker?: boolean | { heartbeatMs?: number; leaseMs?: number };
   /** WHATSAPP_DRIVER for the worker and the API; unset: the shell's, else config's default (simulator). */
   whatsappDriver?: 'simulator' | 'baileys';
+  /** More variables for the functions (tests: the Meta app settings and the fake Graph API's URL). */
+  extraEnv?: Record<string, string>;
 }
 
 /** What the functions' config reads (functions/config.ts), plus what the AWS SDK reads. */
@@ -264,6 +266,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       ...(typeof options.worker === 'object' && options.worker.leaseMs !== undefined
         ? { WORKER_LEASE_MS: String(options.worker.leaseMs) }
         : {}),
+      ...options.extraEnv,
     };
     Object.assign(process.env, env);
     resetConfigForTests();

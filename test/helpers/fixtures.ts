@@ -83,7 +83,7 @@ export interface ApiResponse<T = any> {
 }
 
 /** A caller of the local gateway's HTTP API, as a browser or integrator would call it. */
-export const api = (token?: string, options: { cookie?: string } = {}) => {
+export const api = (token?: string, options: { cookie?: string; headers?: Record<string, string> } = {}) => {
   const base = `${inject('gatewayUrl')}/api`;
   const request = async (
     method: string,
@@ -98,6 +98,7 @@ export const api = (token?: string, options: { cookie?: string } = {}) => {
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...options.headers,
         // A FormData body is sent as multipart/form-data with fetch's own boundary.
         ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
       },

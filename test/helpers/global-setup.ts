@@ -24,6 +24,8 @@ declare module 'vitest' {
     frontendDir: string;
     /** Where the functions write e-mails (EMAIL_OUTBOX_DIR): one JSON file per message. */
     outboxDir: string;
+    /** The fake Graph API the functions call (GRAPH_API_URL; test/helpers/fake-graph.ts). */
+    fakeGraphUrl: string;
   }
 }
 
@@ -38,7 +40,7 @@ const writeFrontend = async (dir: string): Promise<void> => {
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { cloud, frontendDir, stop } = await startTestCloud('integration', async (dataDir) => {
+  const { cloud, frontendDir, fakeGraphUrl, stop } = await startTestCloud('integration', async (dataDir) => {
     const dir = join(dataDir, 'frontend-dist');
     await writeFrontend(dir);
     return dir;
@@ -49,5 +51,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('localCloudEnv', cloud.env);
   project.provide('frontendDir', frontendDir);
   project.provide('outboxDir', cloud.outboxDir);
+  project.provide('fakeGraphUrl', fakeGraphUrl);
   return stop;
 }

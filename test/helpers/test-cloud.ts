@@ -3,6 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
+import { startFakeGraph } from './fake-graph';
+
+/** The Meta app the test cloud's functions are configured with (decisions D40); Graph calls go to a local fake. */
+export const TEST_META_APP = {
+  META_APP_ID: '700000000000001',
+  META_APP_SECRET: 'test-meta-app-secret-0123456789',
+  META_VERIFY_TOKEN: 'test-meta-verify-token',
+} as const;
 
 /** WhatsApp worker heartbeat and lease in tests: a dead worker's connections move within ~2 s. */
 export const TEST_WORKER_TIMINGS = { heartbeatMs: 300, leaseMs: 1_500 } as const;
@@ -15,9 +23,10 @@ export const TEST_WORKER_TIMINGS = { heartbeatMs: 300, leaseMs: 1_500 } as const
 export const startTestCloud = async (
   name: string,
   frontend: (dataDir: string) => Promise<string>,
-): Promise<{ cloud: LocalCloud; frontendDir: string; stop: () => Promise<void> }> => {
+): Promise<{ cloud: LocalCloud; frontendDir: string; fakeGraphUrl: string; stop: () => Promise<void> }> => {
   const dataDir = await mkdtemp(join(tmpdir(), `zapdesk-${name}-`));
   const frontendDir = await frontend(dataDir);
+  const graph = await startFakeGraph();
   const cloud = await startLocalCloud({
     dataDir,
     port: 0,
@@ -33,12 +42,15 @@ export const startTestCloud = async (
     // The simulator, whatever the shell says; leases short enough for takeover tests to take seconds.
     whatsappDriver: 'simulator',
     worker: { heartbeatMs: TEST_WORKER_TIMINGS.heartbeatMs, leaseMs: TEST_WORKER_TIMINGS.leaseMs },
+    extraEnv: { ...TEST_META_APP, GRAPH_API_URL: graph.url },
   });
   return {
     cloud,
     frontendDir,
+    fakeGraphUrl: graph.url,
     stop: async () => {
       await cloud.stop();
+      await graph.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -27,6 +27,7 @@ import {
   type SessionCommand,
 } from '../../data/connection-repository';
 import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
+import { deleteMetaLink } from '../../data/meta-repository';
 import { getPlan } from '../../data/plan-repository';
 import { sendQueueMessage } from '../../data/queue-sender';
 import { listQueues } from '../../data/queue-repository';
@@ -53,6 +54,7 @@ const CHANNEL_FLAGS: Record<ConnectionChannel, PlanFlag> = {
   whatsapp: 'useWhatsapp',
   facebook: 'useFacebook',
   instagram: 'useInstagram',
+  whatsappapi: 'useWhatsapp',
 };
 
 export const requireChannelInPlan = (auth: AuthContext, channel: ConnectionChannel): void => {
@@ -448,6 +450,16 @@ export const deleteCompanyConnection = async (auth: AuthContext, id: number): Pr
         ...errorFields(err),
       });
     }
+  }
+  if (removed.channel !== 'whatsapp') {
+    // Its Meta routing pointer and encrypted token (decisions D40): webhooks for the page stop finding it.
+    await deleteMetaLink(auth.companyId, id).catch((err: unknown) =>
+      logger.warn('meta link not removed for a deleted connection', {
+        companyId: auth.companyId,
+        whatsappId: id,
+        ...errorFields(err),
+      }),
+    );
   }
   if (removed.greetingMediaAttachment) await removeMedia(auth.companyId, id, removed.greetingMediaAttachment);
   await announce(auth.companyId, [], { deletedId: id });

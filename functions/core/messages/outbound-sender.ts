@@ -54,8 +54,11 @@ export const confirmSent = async (send: OutboundSend): Promise<void> => {
   if (updated) await publishUpdate(send.companyId, updated);
 };
 
-/** The send failed after its retries: the message shows `ERR_SENDING_WAPP_MSG` (and its clock icon stays). */
-export const failSend = async (send: OutboundSend): Promise<void> => {
-  const updated = await markSendFailed(send.companyId, refOf(send), SEND_FAILED);
+/**
+ * The send failed after its retries: the message shows `ERR_SENDING_WAPP_MSG` (and its clock icon stays),
+ * or the channel's own code when it refused for good (Meta's closed reply window, decisions D40).
+ */
+export const failSend = async (send: OutboundSend, code: string = SEND_FAILED): Promise<void> => {
+  const updated = await markSendFailed(send.companyId, refOf(send), code);
   if (updated) await publishUpdate(send.companyId, updated);
 };

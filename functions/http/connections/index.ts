@@ -21,6 +21,8 @@ import {
   simulateCustomerMessage,
   simulateCustomerRead,
 } from '../../core/connections/simulator-service';
+import { connectFacebookPages } from '../../channels/meta/connect-pages';
+import { receiveMetaWebhook, verifyMetaWebhook } from '../../channels/meta/webhook-service';
 import { pagingQuery } from '../../core/paging';
 import {
   createAreaHandler,
@@ -220,6 +222,37 @@ export const handlers: AreaHandlers = {
   }),
   'restart-connections': defineRoute({
     handle: async ({ auth }) => ({ message: 'Whatsapp restart.', ...(await restartCompanyConnections(auth!)) }),
+  }),
+  // The browser's Facebook login (its SDK) gives the user id and a short-lived user token (decisions D40).
+  'connect-facebook-pages': defineRoute({
+    body: z.object({
+      facebookUserId: z
+        .union([z.string(), z.number()])
+        .transform(String)
+        .pipe(z.string().regex(/^\d{1,40}$/, 'must be a Facebook user id')),
+      facebookUserToken: z.string({ error: 'Required' }).min(10, 'Too Short!').max(4096, 'Too Long!'),
+      addInstagram: z.boolean().default(false),
+    }),
+    handle: async ({ auth, body }) => connectFacebookPages(auth!, body),
+  }),
+  // Meta's webhook handshake: echo hub.challenge as text when hub.verify_token is ours.
+  'verify-meta-webhook': defineRoute({
+    query: z.object({
+      'hub.mode': z.string().max(50).optional(),
+      'hub.verify_token': z.string().max(500).optional(),
+      'hub.challenge': z.string().max(500).optional(),
+    }),
+    handle: async ({ query }) => respond(200, undefined, { text: verifyMetaWebhook(query) }),
+  }),
+  // Meta's events, signed over the exact bytes (X-Hub-Signature-256): the body stays raw until checked.
+  'receive-meta-webhook': defineRoute({
+    bodyType: 'raw',
+    maxBodyBytes: 1024 * 1024,
+    body: z.custom<Buffer | undefined>((v) => v === undefined || Buffer.isBuffer(v)),
+    handle: async ({ body, event }) => {
+      await receiveMetaWebhook(body, event.headers?.['x-hub-signature-256']);
+      return { received: true };
+    },
   }),
   'scan-simulator-qrcode': defineRoute({
     params: z.object({ whatsappId: z.coerce.number().int().positive() }),

@@ -1,4 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { dispatchMetaSend } from '../../channels/meta/send-meta-message';
 import { queueWhatsAppSend } from '../../core/connections/worker-outbox';
 import type { InboundChannel } from '../../core/inbound/inbound-event';
 import { errorFields, logger } from '../../core/logger';
@@ -19,6 +20,9 @@ export type OutboundDispatch = (send: OutboundSend) => Promise<void>;
 
 export const OUTBOUND_DISPATCH: Partial<Record<InboundChannel, OutboundDispatch>> = {
   whatsapp: queueWhatsAppSend,
+  whatsappapi: dispatchMetaSend,
+  facebook: dispatchMetaSend,
+  instagram: dispatchMetaSend,
 };
 
 type Parsed = { record: SQSRecord; send: OutboundSend | null };

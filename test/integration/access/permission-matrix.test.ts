@@ -19,7 +19,10 @@ describe('the permission matrix', () => {
       const row = ACCESS[key]!;
       const caller = callers.find((c) => c.role === role)!;
       const req = await row.request(caller);
-      const call = api(caller.token, req.cookie ? { cookie: req.cookie } : {});
+      const call = api(caller.token, {
+        ...(req.cookie ? { cookie: req.cookie } : {}),
+        ...(req.headers ? { headers: req.headers } : {}),
+      });
       const res =
         route.method === 'GET'
           ? await call.get(req.path, req.query)

@@ -7,7 +7,10 @@ import { requestPasswordReset } from '../../../functions/core/auth/password-rese
 import { latestResetCode } from '../../helpers/outbox';
 import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 import { greetingForm, nonDefaultConnection, someConnection } from '../../helpers/connections';
+import { inject } from 'vitest';
+import { metaSignature } from '../../../functions/channels/meta/signature';
 import { setSessionState } from '../../../functions/data/connection-repository';
+import { fakeGraph } from '../../helpers/fake-graph';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -31,6 +34,8 @@ export interface RouteRequest {
   path: string;
   /** A `Cookie` header (the refresh call reads its token from the `jrt` cookie). */
   cookie?: string;
+  /** More request headers (Meta's webhook signature). */
+  headers?: Record<string, string>;
   body?: unknown;
   query?: Record<string, string>;
 }
@@ -268,6 +273,28 @@ export const ACCESS: Record<string, AccessRow> = {
     notTenantData: 'super only: names any company’s connection by its platform-unique id (others get 403)',
   },
   'POST /whatsapp-restart': { allow: admins, request: async () => ({ path: '/whatsapp-restart' }) },
+  // A Facebook login with no pages: connection managers get an empty result, others 403 (decisions D40).
+  'POST /facebook': {
+    allow: admins,
+    request: async () => {
+      const userId = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
+      const userToken = `EAAMATRIX${Math.random().toString(36).slice(2)}`;
+      await fakeGraph(inject('fakeGraphUrl')).addUser(userId, userToken, []);
+      return { path: '/facebook', body: { facebookUserId: userId, facebookUserToken: userToken, addInstagram: true } };
+    },
+  },
+  'GET /webhooks/meta': {
+    allow: everyone,
+    request: async () => ({
+      path: '/webhooks/meta',
+      query: {
+        'hub.mode': 'subscribe',
+        'hub.verify_token': inject('localCloudEnv').META_VERIFY_TOKEN ?? '',
+        'hub.challenge': 'matrix',
+      },
+    }),
+  },
+  'POST /webhooks/meta': { allow: everyone, request: async () => signedWebhook() },
   // The phone simulator's scan needs a connection that shows a QR code (set in storage; nobody holds it).
   'POST /simulator/{whatsappId}/scan': {
     allow: admins,
@@ -315,6 +342,17 @@ export const ACCESS: Record<string, AccessRow> = {
       (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
     ),
   },
+};
+
+/** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */
+const signedWebhook = (): RouteRequest => {
+  const body = { object: 'page', entry: [] };
+  const secret = inject('localCloudEnv').META_APP_SECRET ?? '';
+  return {
+    path: '/webhooks/meta',
+    body,
+    headers: { 'x-hub-signature-256': metaSignature(Buffer.from(JSON.stringify(body)), secret) },
+  };
 };
 
 /** Callers of every role: a fresh tenant's attendant and admin, and the platform owner (company 1). */
