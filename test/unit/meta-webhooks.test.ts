@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isValidMetaSignature, metaSignature, verificationChallenge } from '../../functions/channels/meta/signature';
 import { mapMetaWebhook } from '../../functions/channels/meta/webhook-mappers';
+import {
+  assertReplyWindowOpen,
+  isReplyWindowOpen,
+  replyWindowEndsAt,
+} from '../../functions/core/messages/reply-window';
 
 /** Meta webhooks (decisions D40): the signature check and the payload mappers, on payloads shaped like Meta's docs. */
 describe('X-Hub-Signature-256', () => {
@@ -230,5 +235,32 @@ describe('WhatsApp Cloud API payloads', () => {
     expect(mapMetaWebhook({ object: 'user', entry: [{ id: '1' }] })).toEqual([]);
     expect(mapMetaWebhook('nonsense')).toEqual([]);
     expect(mapMetaWebhook({ object: 'page', entry: [{ id: 'a#b', messaging: [{}] }] })).toEqual([]);
+  });
+});
+
+describe('the 24-hour reply window', () => {
+  const at = '2025-01-01T10:00:00.000Z';
+  it('ends 24 h after the contact last wrote, on Meta channels only', () => {
+    expect(replyWindowEndsAt({ channel: 'facebook', lastInboundAt: at })).toBe('2025-01-02T10:00:00.000Z');
+    expect(replyWindowEndsAt({ channel: 'whatsapp', lastInboundAt: at })).toBeNull();
+    expect(replyWindowEndsAt({ channel: 'instagram' })).toBeNull();
+    expect(isReplyWindowOpen({ channel: 'instagram', lastInboundAt: at }, new Date('2025-01-02T09:59:59Z'))).toBe(true);
+    expect(isReplyWindowOpen({ channel: 'whatsappapi', lastInboundAt: at }, new Date('2025-01-02T10:00:00Z'))).toBe(
+      false,
+    );
+    expect(isReplyWindowOpen({ channel: 'facebook' })).toBe(false);
+    expect(isReplyWindowOpen({ channel: 'whatsapp' })).toBe(true);
+  });
+
+  it('refuses with ERR_META_WINDOW_CLOSED and says when it closed', () => {
+    expect(() =>
+      assertReplyWindowOpen({ channel: 'facebook', lastInboundAt: at }, new Date('2025-01-03T00:00:00Z')),
+    ).toThrow(
+      expect.objectContaining({
+        status: 403,
+        code: 'ERR_META_WINDOW_CLOSED',
+        details: { replyWindowEndsAt: '2025-01-02T10:00:00.000Z' },
+      }),
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { Contact } from '../../data/contact-repository';
 import { mediaUrl } from '../../data/media-store';
 import { messageSortKey, messageWireId, type StoredMessage } from '../../data/message-repository';
 import type { Ticket } from '../../data/ticket-repository';
+import { replyWindowEndsAt } from '../messages/reply-window';
 
 /**
  * Tickets, contacts and messages as the wire shows them (core spec §3 field names), built in one place for
@@ -54,9 +55,17 @@ export interface TicketRefs {
 
 export type TicketView = Omit<
   Ticket,
-  'companyId' | 'version' | 'lastMsgSk' | 'readUpTo' | 'firstProviderId' | 'chatId' | 'tagIds'
+  'companyId' | 'version' | 'lastMsgSk' | 'readUpTo' | 'firstProviderId' | 'chatId' | 'tagIds' | 'lastInboundAt'
 > &
-  TicketRefs & { contact: ContactView; tags: { id: number }[] };
+  TicketRefs & {
+    contact: ContactView;
+    tags: { id: number }[];
+    /**
+     * Facebook, Instagram and Cloud API tickets: when Meta's 24-hour reply window closes (ISO), so the
+     * composer can warn (core §8; decisions D40). Null for WhatsApp, and before the contact wrote.
+     */
+    replyWindowEndsAt: string | null;
+  };
 
 export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): TicketView => {
   const {
@@ -66,10 +75,17 @@ export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): Tic
     readUpTo: _r,
     firstProviderId: _f,
     chatId: _h,
+    lastInboundAt: _i,
     tagIds,
     ...rest
   } = t;
-  return { ...rest, ...refs, contact: toContactView(contact), tags: (tagIds ?? []).map((id) => ({ id })) };
+  return {
+    ...rest,
+    ...refs,
+    contact: toContactView(contact),
+    tags: (tagIds ?? []).map((id) => ({ id })),
+    replyWindowEndsAt: replyWindowEndsAt(t),
+  };
 };
 
 export interface MessageView {
