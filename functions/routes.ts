@@ -8,7 +8,7 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'auth', 'tags', 'settings', 'users', 'connections'] as const;
+export const AREAS = ['system', 'auth', 'tags', 'settings', 'users', 'connections', 'contacts'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -95,6 +95,36 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'PUT', path: '/users/{id}', area: 'users', handler: 'update-user', auth: 'user' },
   { method: 'DELETE', path: '/users/{id}', area: 'users', handler: 'delete-user', auth: 'admin' },
   { method: 'POST', path: '/users/{id}/media-upload', area: 'users', handler: 'upload-user-avatar', auth: 'user' },
+
+  // Contacts (core spec §7; decisions D42): company-wide, every user reads and edits; admins delete.
+  { method: 'GET', path: '/contacts', area: 'contacts', handler: 'list-contacts', auth: 'user' },
+  { method: 'GET', path: '/contacts/list', area: 'contacts', handler: 'list-contact-names', auth: 'user' },
+  { method: 'GET', path: '/contacts/{id}', area: 'contacts', handler: 'get-contact', auth: 'user' },
+  {
+    method: 'GET',
+    path: '/contacts/profile/{number}',
+    area: 'contacts',
+    handler: 'get-contact-profile',
+    auth: 'user',
+  },
+  { method: 'POST', path: '/contacts', area: 'contacts', handler: 'create-contact', auth: 'user' },
+  { method: 'PUT', path: '/contacts/{id}', area: 'contacts', handler: 'update-contact', auth: 'user' },
+  { method: 'DELETE', path: '/contacts/{id}', area: 'contacts', handler: 'delete-contact', auth: 'admin' },
+  { method: 'PUT', path: '/contacts/block/{id}', area: 'contacts', handler: 'block-contact', auth: 'user' },
+  {
+    method: 'PUT',
+    path: '/contacts/toggleAcceptAudio/{id}',
+    area: 'contacts',
+    handler: 'toggle-contact-accept-audio',
+    auth: 'user',
+  },
+  {
+    method: 'PUT',
+    path: '/contacts/toggleDisableBot/{id}',
+    area: 'contacts',
+    handler: 'toggle-contact-disable-bot',
+    auth: 'user',
+  },
 
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },

@@ -1,9 +1,18 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { Conflict, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
+import { decodeCursor, encodeCursor } from './cursor';
 import { company, pad, searchForm } from './keys';
+import { queryPage, type Page } from './query-page';
 
 /**
  * Contact and its identities (docs/data-model.md §2.12). Items:
@@ -15,6 +24,9 @@ import { company, pad, searchForm } from './keys';
  *   create transaction and every later attachment are conditional on the identity being free (or already
  *   this contact's). The contact keeps its identities as a string set (`identities`), so a contact delete
  *   can find them (reachability rule, §4).
+ * - the number index: gsi2 `C#<c>#CTNUM` → `<number digits>#<pad id>` (contacts with a number), so a search
+ *   by number is a prefix Query (decisions D42);
+ * - the company's contact count `C#<c>#STATS#NOW / CONTACTS` (attribute `n`), moved by create and delete.
  */
 export type ContactChannel = 'whatsapp' | 'instagram' | 'facebook';
 
@@ -41,25 +53,48 @@ export interface Contact {
   lid?: string;
   /** Set when this contact was folded into another one (a LID contact whose phone became known). */
   mergedInto?: number;
+  /** Deleted through the contacts API: out of lists and lookups, kept for its tickets' history (D42). */
+  deletedAt?: string;
   createdAt: string;
   updatedAt: string;
 }
 
 export const contactPartition = (companyId: number, id: number): string => `${company(companyId)}#CT#${pad(id)}`;
 export const contactKeys = (companyId: number, id: number) => ({ pk: contactPartition(companyId, id), sk: 'CONTACT' });
+export const contactListPartition = (companyId: number, channel: ContactChannel, isGroup: boolean): string =>
+  `${company(companyId)}#CONTACT#${channel}#${isGroup ? 'G' : 'P'}`;
+export const contactNumberPartition = (companyId: number): string => `${company(companyId)}#CTNUM`;
+export const numberDigits = (number: string): string => number.replace(/\D/g, '');
+/** The list (gsi1) and number (gsi2, only with a number) index keys of a contact. */
 export const contactIndexKeys = (
-  c: Pick<Contact, 'companyId' | 'id' | 'channel' | 'isGroup' | 'name'>,
-): { gsi1pk: string; gsi1sk: string } => ({
-  gsi1pk: `${company(c.companyId)}#CONTACT#${c.channel}#${c.isGroup ? 'G' : 'P'}`,
-  gsi1sk: `${searchForm(c.name)}#${pad(c.id)}`,
-});
+  c: Pick<Contact, 'companyId' | 'id' | 'channel' | 'isGroup' | 'name' | 'number'>,
+): { gsi1pk: string; gsi1sk: string; gsi2pk?: string; gsi2sk?: string } => {
+  const digits = numberDigits(c.number ?? '');
+  return {
+    gsi1pk: contactListPartition(c.companyId, c.channel, c.isGroup),
+    gsi1sk: `${searchForm(c.name)}#${pad(c.id)}`,
+    ...(digits ? { gsi2pk: contactNumberPartition(c.companyId), gsi2sk: `${digits}#${pad(c.id)}` } : {}),
+  };
+};
+export const contactStatsKeys = (companyId: number) => ({ pk: `${company(companyId)}#STATS#NOW`, sk: 'CONTACTS' });
 export const identityKeys = (companyId: number, identity: string) => ({
   pk: `${company(companyId)}#CTID#${identity}`,
   sk: 'CTID',
 });
 
 const toContact = (item: Record<string, unknown>): Contact => {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, type: _t, identities, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    type: _t,
+    version: _v,
+    identities,
+    ...rest
+  } = item;
   return {
     ...(rest as unknown as Contact),
     identities:
@@ -67,6 +102,17 @@ const toContact = (item: Record<string, unknown>): Contact => {
         ? [...(identities as Iterable<unknown>)].map(String).sort()
         : [],
   };
+};
+
+/**
+ * The `contactId` of an identity item a failed condition returned (ALL_OLD): transaction cancellation
+ * reasons carry it in DynamoDB's attribute-value form (`{N: '42'}`), single writes as a number.
+ */
+const failedOwner = (item: Record<string, unknown> | undefined): number | null => {
+  const v = item?.contactId as { N?: string } | number | undefined;
+  if (v === undefined) return null;
+  const n = typeof v === 'object' ? Number(v.N) : Number(v);
+  return Number.isSafeInteger(n) ? n : null;
 };
 
 /** The identity is another contact's (`contactId` names it), or the contact to update is gone. */
@@ -105,7 +151,21 @@ export const findContactIdsByIdentities = async (
 };
 
 export type NewContact = Pick<Contact, 'name' | 'number' | 'isGroup' | 'channel' | 'whatsappId'> &
-  Partial<Pick<Contact, 'lid' | 'urlPicture'>>;
+  Partial<Pick<Contact, 'lid' | 'urlPicture' | 'email' | 'extraInfo' | 'disableBot'>>;
+
+/** Moves the company's contact count (best effort after the write it follows: at most one off on a crash). */
+const countContacts = async (companyId: number, by: 1 | -1): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: contactStatsKeys(companyId),
+        UpdateExpression: 'ADD n :by',
+        ExpressionAttributeValues: { ':by': by },
+      }),
+    ),
+  );
+};
 
 /**
  * Creates a contact with its identities, all or nothing. A taken identity (another writer created the
@@ -163,8 +223,9 @@ export const createContact = async (
           ],
         }),
       ),
-    (failure) => new IdentityTaken(failure.item?.contactId === undefined ? null : Number(failure.item.contactId)),
+    (failure) => new IdentityTaken(failedOwner(failure.item)),
   );
+  await countContacts(companyId, 1);
   return contact;
 };
 
@@ -201,11 +262,7 @@ export const attachIdentity = async (companyId: number, contactId: number, ident
         }),
       ),
     (failure) =>
-      new IdentityTaken(
-        failure.reasons?.[0] === 'ConditionalCheckFailed' && failure.item?.contactId !== undefined
-          ? Number(failure.item.contactId)
-          : null,
-      ),
+      new IdentityTaken(failure.reasons?.[0] === 'ConditionalCheckFailed' ? failedOwner(failure.item) : null),
   );
 };
 
@@ -275,7 +332,7 @@ export const updateContactFromInbound = async (
 ): Promise<Contact | null> => {
   const next = { ...contact, ...changes, updatedAt: new Date().toISOString() };
   const fields: Record<string, unknown> = { ...changes, updatedAt: next.updatedAt };
-  if (changes.name !== undefined) Object.assign(fields, contactIndexKeys(next));
+  if (changes.name !== undefined || changes.number !== undefined) Object.assign(fields, contactIndexKeys(next));
   const names: Record<string, string> = { '#seen': 'name' };
   const values: Record<string, unknown> = { ':seen': contact.name };
   const sets = Object.entries(fields).map(([k, v], i) => {
@@ -290,7 +347,7 @@ export const updateContactFromInbound = async (
           TableName: tableName(),
           Key: contactKeys(contact.companyId, contact.id),
           UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk) AND #seen = :seen',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND #seen = :seen',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -302,4 +359,288 @@ export const updateContactFromInbound = async (
     if (err instanceof Conflict) return null;
     throw err;
   }
+};
+
+// ------------------------------------------------------------------------------- the contacts API (D42)
+
+const MAX_SUFFIX = '\u{10FFFF}';
+
+/** A FilterExpression over contact attributes: any of the tags (contacts' `tagIds`), channel, kind. */
+const contactFilter = (f: { tagIds?: number[]; channels?: ContactChannel[]; isGroup?: boolean }) => {
+  const parts: string[] = ['attribute_not_exists(deletedAt)'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (f.tagIds && f.tagIds.length > 0) {
+    names['#tagIds'] = 'tagIds';
+    parts.push(`(${f.tagIds.map((t, i) => `contains(#tagIds, :tag${i})`).join(' OR ')})`);
+    f.tagIds.forEach((t, i) => (values[`:tag${i}`] = t));
+  }
+  if (f.channels) {
+    names['#channel'] = 'channel';
+    parts.push(`#channel IN (${f.channels.map((_, i) => `:ch${i}`).join(', ')})`);
+    f.channels.forEach((c, i) => (values[`:ch${i}`] = c));
+  }
+  if (f.isGroup !== undefined) {
+    names['#isGroup'] = 'isGroup';
+    parts.push('#isGroup = :isGroup');
+    values[':isGroup'] = f.isGroup;
+  }
+  return { expression: parts.join(' AND '), names, values };
+};
+
+export interface ContactListQuery {
+  /** The list partitions to merge: one per (channel, person or group) selected. */
+  kinds: { channel: ContactChannel; isGroup: boolean }[];
+  /** Search form of a name prefix. */
+  namePrefix?: string | undefined;
+  tagIds?: number[] | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/**
+ * Contacts by name (gsi1), merged over the selected channel × kind partitions (≤ 6), in one sort-key space
+ * (`<sf name>#<pad id>`). Each stream reads at most limit + 1 items after the cursor, so a page costs
+ * O(k × page); the cursor is the last emitted (or, on a short filtered page, the last safely examined) key.
+ */
+export const listContacts = async (companyId: number, q: ContactListQuery): Promise<Page<Contact>> => {
+  const scope = `${company(companyId)}#CONTACTS#${q.kinds.map((k) => `${k.channel}:${k.isGroup ? 'G' : 'P'}`).join(',')}#${q.namePrefix ?? ''}#${(q.tagIds ?? []).join(',')}`;
+  const after = q.cursor ? String((await decodeCursor(scope, q.cursor)).after) : undefined;
+  const filter = contactFilter({ ...(q.tagIds ? { tagIds: q.tagIds } : {}) });
+  const upper = q.namePrefix === undefined ? undefined : `${q.namePrefix}${MAX_SUFFIX}`;
+  const lower = after ?? q.namePrefix;
+  const inclusive = after !== undefined && upper !== undefined;
+  const streams = await Promise.all(
+    q.kinds.map(async (k) => {
+      const sort =
+        upper !== undefined
+          ? { expression: '#sk BETWEEN :lower AND :upper', values: { ':lower': lower, ':upper': upper } }
+          : after !== undefined
+            ? { expression: '#sk > :lower', values: { ':lower': after } }
+            : null;
+      const params: QueryCommandInput = {
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: sort ? `#pk = :pk AND ${sort.expression}` : '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'gsi1pk', ...(sort ? { '#sk': 'gsi1sk' } : {}), ...filter.names },
+        ExpressionAttributeValues: {
+          ':pk': contactListPartition(companyId, k.channel, k.isGroup),
+          ...sort?.values,
+          ...filter.values,
+        },
+        FilterExpression: filter.expression,
+        Limit: q.limit + 1 + (inclusive ? 1 : 0),
+      };
+      const out = await mapDynamoErrors(() => db().send(new QueryCommand(params)));
+      return {
+        items: ((out.Items ?? []) as Record<string, unknown>[]).filter((i) => i.gsi1sk !== after),
+        lastExamined: out.LastEvaluatedKey ? String(out.LastEvaluatedKey.gsi1sk) : undefined,
+      };
+    }),
+  );
+  // Items beyond the smallest "last examined" of an unfinished stream may still miss that stream's items.
+  const open = streams.flatMap((s) => (s.lastExamined === undefined ? [] : [s.lastExamined])).sort();
+  const cutoff = open[0];
+  const merged = streams
+    .flatMap((s) => s.items)
+    .filter((i) => cutoff === undefined || String(i.gsi1sk) <= cutoff)
+    .sort((a, b) => (String(a.gsi1sk) < String(b.gsi1sk) ? -1 : 1));
+  const page = merged.slice(0, q.limit);
+  const full = merged.length > q.limit || (page.length === q.limit && cutoff !== undefined);
+  const hasMore = full || cutoff !== undefined;
+  const last = page.length === q.limit ? String(page[page.length - 1]!.gsi1sk) : cutoff;
+  return {
+    items: page.map(toContact),
+    hasMore,
+    ...(hasMore && last !== undefined ? { nextCursor: await encodeCursor(scope, { after: last }) } : {}),
+  };
+};
+
+/** Contacts whose number starts with these digits (gsi2), filtered by channel, kind and tags. O(page). */
+export const searchContactsByNumber = async (
+  companyId: number,
+  q: {
+    digits: string;
+    channels?: ContactChannel[];
+    isGroup?: boolean;
+    tagIds?: number[];
+    limit: number;
+    cursor?: string | undefined;
+  },
+): Promise<Page<Contact>> => {
+  const partition = contactNumberPartition(companyId);
+  const filter = contactFilter(q);
+  const page = await queryPage<Record<string, unknown>>({
+    scope: `${partition}#${q.digits}#${(q.channels ?? []).join(',')}#${String(q.isGroup)}#${(q.tagIds ?? []).join(',')}`,
+    index: 'gsi2',
+    partition,
+    sortPrefix: q.digits,
+    limit: q.limit,
+    cursor: q.cursor,
+    filter,
+  });
+  return { ...page, items: page.items.map(toContact) };
+};
+
+/** The company's live contacts (the counter item). */
+export const countCompanyContacts = async (companyId: number): Promise<number> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: contactStatsKeys(companyId) })),
+  );
+  return Math.max(0, Number(out.Item?.n ?? 0));
+};
+
+/** Whether the contact has a not-closed ticket on any connection (the guards in its partition). */
+export const hasOpenTicket = async (companyId: number, contactId: number): Promise<number | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :open)',
+        ExpressionAttributeValues: { ':pk': contactPartition(companyId, contactId), ':open': 'OPEN#' },
+        ConsistentRead: true,
+        Limit: 1,
+      }),
+    ),
+  );
+  const guard = out.Items?.[0];
+  return guard ? Number(guard.ticketId) : null;
+};
+
+const notFound = () => new NotFound('ERR_NO_CONTACT_FOUND', 'Contact not found');
+
+export type ContactChanges = Partial<
+  Pick<Contact, 'name' | 'number' | 'email' | 'extraInfo' | 'disableBot' | 'active' | 'acceptAudioMessage'>
+>;
+
+/**
+ * Applies an edit made through the API, conditional on the contact being as the caller read it
+ * (`updatedAt`). A new WhatsApp number moves the phone identity in the same transaction: the old one is
+ * deleted (if still this contact's), the new one must be free — else `IdentityTaken` (ERR_DUPLICATED_CONTACT)
+ * and nothing is written. Another edit in between is a 409 ERR_CONFLICT.
+ */
+export const updateContact = async (
+  current: Contact,
+  changes: ContactChanges,
+  identityMove?: { from?: string | undefined; to: string },
+): Promise<Contact> => {
+  const { companyId, id } = current;
+  const next: Contact = { ...current, ...changes, updatedAt: new Date().toISOString() };
+  if (identityMove) {
+    next.identities = [
+      ...new Set([...current.identities.filter((i) => i !== identityMove.from), identityMove.to]),
+    ].sort();
+  }
+  const indexKeys = contactIndexKeys(next);
+  const fields: Record<string, unknown> = { ...changes, updatedAt: next.updatedAt, ...indexKeys };
+  if (identityMove) fields.identities = new Set(next.identities);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':seen': current.updatedAt };
+  const sets = Object.entries(fields).map(([k, v], i) => {
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    return `#f${i} = :f${i}`;
+  });
+  const removes = indexKeys.gsi2pk ? '' : ' REMOVE gsi2pk, gsi2sk';
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...(identityMove?.from
+              ? [
+                  {
+                    Delete: {
+                      TableName: tableName(),
+                      Key: identityKeys(companyId, identityMove.from),
+                      ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+                      ExpressionAttributeValues: { ':id': id },
+                    },
+                  },
+                ]
+              : []),
+            ...(identityMove
+              ? [
+                  {
+                    Put: {
+                      TableName: tableName(),
+                      Item: {
+                        ...identityKeys(companyId, identityMove.to),
+                        type: 'CTID',
+                        companyId,
+                        identity: identityMove.to,
+                        contactId: id,
+                      },
+                      ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+                      ExpressionAttributeValues: { ':id': id },
+                      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+                    },
+                  },
+                ]
+              : []),
+            {
+              Update: {
+                TableName: tableName(),
+                Key: contactKeys(companyId, id),
+                UpdateExpression: `SET ${sets.join(', ')}${removes}`,
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+              },
+            },
+          ],
+        }),
+      ),
+    (failure) => {
+      const reasons = failure.reasons ?? [];
+      const contactFailed = reasons[reasons.length - 1] === 'ConditionalCheckFailed';
+      if (contactFailed) return new Conflict('ERR_CONFLICT', 'The contact changed meanwhile, reload and try again');
+      return new IdentityTaken(failedOwner(failure.item));
+    },
+  );
+  return next;
+};
+
+/**
+ * Deletes a contact through the API (D42): its identities are freed (the number may make a new contact) and
+ * it leaves the lists and the count, but the item stays, marked `deletedAt`, so its closed tickets and
+ * messages keep their history and their contact's name. Conditional on the contact being as read.
+ */
+export const deleteContact = async (current: Contact): Promise<void> => {
+  const { companyId, id } = current;
+  await mapDynamoErrors(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            ...current.identities.map((identity) => ({
+              Delete: {
+                TableName: tableName(),
+                Key: identityKeys(companyId, identity),
+                ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+                ExpressionAttributeValues: { ':id': id },
+              },
+            })),
+            {
+              Update: {
+                TableName: tableName(),
+                Key: contactKeys(companyId, id),
+                UpdateExpression: 'SET deletedAt = :now, updatedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
+                ExpressionAttributeValues: { ':now': new Date().toISOString(), ':seen': current.updatedAt },
+              },
+            },
+          ],
+        }),
+      ),
+    () => new Conflict('ERR_CONFLICT', 'The contact changed meanwhile, reload and try again'),
+  );
+  await countContacts(companyId, -1);
+};
+
+/** A contact of the company that was not deleted, or 404 ERR_NO_CONTACT_FOUND. */
+export const getLiveContact = async (companyId: number, id: number): Promise<Contact> => {
+  const contact = await getContact(companyId, id);
+  if (!contact || contact.deletedAt) throw notFound();
+  return contact;
 };

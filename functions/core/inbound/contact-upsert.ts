@@ -139,7 +139,8 @@ export const upsertContact = async (
       targetId = contact.mergedInto;
       contact = await getContact(companyId, targetId);
     }
-    if (!contact) {
+    if (!contact || contact.deletedAt) {
+      // Gone, or deleted through the API a moment ago (its identities are being freed): look again.
       await pause(attempt);
       continue;
     }

@@ -47,7 +47,8 @@ export type InboundOutcome =
   | 'ignored:foreign-media'
   | 'ignored:unknown-message'
   | 'ignored:ticket-gone'
-  | 'ignored:reaction-removed';
+  | 'ignored:reaction-removed'
+  | 'ignored:blocked-contact';
 
 export const handleInboundEvent = async (event: InboundEvent, scope: InboundScope): Promise<InboundOutcome> => {
   switch (event.kind) {
@@ -152,6 +153,12 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
     const upsert = await upsertContact(companyId, whatsappId, contactSubjectOf(event));
     contact = upsert.contact;
     contactChanged = upsert.created || upsert.changed;
+    // A blocked contact cannot start a chat (core §4): their messages are dropped, not stored (D42).
+    // What the phone itself sends (fromMe) still goes through: someone chose to write to them.
+    if (!contact.active && !event.fromMe) {
+      logger.info('message of a blocked contact dropped', { companyId, whatsappId, contactId: contact.id });
+      return 'ignored:blocked-contact';
+    }
     ticket = (
       await findOrCreateTicket(contact, connection, {
         channel: event.channel,

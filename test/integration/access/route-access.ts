@@ -11,6 +11,8 @@ import { inject } from 'vitest';
 import { metaSignature } from '../../../functions/channels/meta/signature';
 import { setSessionState } from '../../../functions/data/connection-repository';
 import { fakeGraph } from '../../helpers/fake-graph';
+import { createContact } from '../../../functions/data/contact-repository';
+import { nextId } from '../../../functions/data/counter-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -85,6 +87,32 @@ const uniqueEmail = () => `matrix-${Math.random().toString(36).slice(2, 10)}@tes
 /** A plain user of a company, made directly in storage (no plan limit: fixtures, not the API under test). */
 const someUser = (companyId: number) =>
   createUser(companyId, { name: uniqueName('Pessoa'), email: uniqueEmail(), passwordHash: 'x', profile: 'user' });
+
+/** A WhatsApp contact of a company, made directly in storage (a fresh number each time). */
+const someContact = (companyId: number) => {
+  const number = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  return createContact(
+    companyId,
+    { name: uniqueName('Contato'), number, isGroup: false, channel: 'whatsapp', whatsappId: null },
+    [`wa#${number}`],
+  );
+};
+
+/**
+ * Contact ids are numbered per company: another company's contact is made after skipping 1,000 ids, so its
+ * id is one the intruder's fresh company does not have.
+ */
+const foreignContact = async (owner: TestCompany) => {
+  await nextId(owner.company.id, 'contact', 1000);
+  return someContact(owner.company.id);
+};
+
+/** Routes keyed by a contact id: one of the caller's company, another tenant's, or one never made. */
+const byContact = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someContact(caller.companyId)).id),
+  foreign: async (owner) => request((await foreignContact(owner)).id),
+  missing: () => request(999_999_999),
+});
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
@@ -177,6 +205,41 @@ export const ACCESS: Record<string, AccessRow> = {
       return { path: `/users/${id}/media-upload`, body: avatarForm(id) };
     },
     missing: () => ({ path: '/users/999999999/media-upload', body: avatarForm(999_999_999) }),
+  },
+
+  // Contacts: company-wide, every user reads and edits; only admins delete (contacts-page:deleteContact).
+  'GET /contacts': { allow: signedIn, request: async () => ({ path: '/contacts', query: { searchParam: 'con' } }) },
+  'GET /contacts/list': { allow: signedIn, request: async () => ({ path: '/contacts/list' }) },
+  'GET /contacts/{id}': { allow: signedIn, ...byContact((id) => ({ path: `/contacts/${id}` })) },
+  'GET /contacts/profile/{number}': {
+    allow: signedIn,
+    request: async (caller) => ({ path: `/contacts/profile/${(await someContact(caller.companyId)).number}` }),
+    foreign: async (owner) => ({ path: `/contacts/profile/${(await foreignContact(owner)).number}` }),
+    missing: () => ({ path: '/contacts/profile/5500000000000' }),
+  },
+  'POST /contacts': {
+    allow: signedIn,
+    request: async () => ({
+      path: '/contacts',
+      body: { name: uniqueName('Contato'), number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}` },
+    }),
+  },
+  'PUT /contacts/{id}': {
+    allow: signedIn,
+    ...byContact((id) => ({ path: `/contacts/${id}`, body: { name: 'Nome Novo' } })),
+  },
+  'DELETE /contacts/{id}': { allow: admins, ...byContact((id) => ({ path: `/contacts/${id}` })) },
+  'PUT /contacts/block/{id}': {
+    allow: signedIn,
+    ...byContact((id) => ({ path: `/contacts/block/${id}`, body: { active: false } })),
+  },
+  'PUT /contacts/toggleAcceptAudio/{id}': {
+    allow: signedIn,
+    ...byContact((id) => ({ path: `/contacts/toggleAcceptAudio/${id}` })),
+  },
+  'PUT /contacts/toggleDisableBot/{id}': {
+    allow: signedIn,
+    ...byContact((id) => ({ path: `/contacts/toggleDisableBot/${id}` })),
   },
 
   'GET /tags': { allow: signedIn, request: async () => ({ path: '/tags' }) },

@@ -1,0 +1,104 @@
+import * as z from 'zod';
+import { pagingQuery } from '../../core/paging';
+import {
+  blockCompanyContact,
+  contactProfile,
+  createCompanyContact,
+  deleteCompanyContact,
+  listCompanyContactNames,
+  listCompanyContacts,
+  showContact,
+  toggleContactAcceptAudio,
+  toggleContactDisableBot,
+  updateCompanyContact,
+} from '../../core/contacts/contact-service';
+import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
+
+/** The spec's contact form rules (core §5): name 2–250 (the wider reading), number 8–50, a valid e-mail. */
+const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(250, 'Too Long!');
+const number = z.string({ error: 'Required' }).trim().min(8, 'Too Short!').max(50, 'Too Long!');
+const email = z.union([z.literal(''), z.string().trim().toLowerCase().email('Invalid email').max(254)]);
+const extraInfo = z
+  .array(z.object({ name: z.string().trim().min(1, 'Required').max(100), value: z.string().max(1000) }))
+  .max(50);
+const contactFields = {
+  email: email.optional(),
+  disableBot: z.boolean().optional(),
+  extraInfo: extraInfo.optional(),
+  // The spec's form sends it; the tenant always comes from the token.
+  companyId: z.unknown().optional(),
+};
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+
+/** `contactTag`: a JSON list of tag ids (the spec's query), e.g. `[1,2]`. */
+const tagList = z
+  .string()
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON list of tag ids' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(z.number().int().positive(), { error: 'must be a JSON list of tag ids' }).max(20));
+
+const booleanText = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const handlers: AreaHandlers = {
+  'list-contacts': defineRoute({
+    query: z.object({
+      ...pagingQuery,
+      searchParam: z.string().trim().max(100).optional(),
+      contactTag: tagList.optional(),
+      channel: z.enum(['whatsapp', 'instagram', 'facebook']).optional(),
+      isGroup: booleanText.optional(),
+    }),
+    handle: async ({ auth, query }) => listCompanyContacts(auth!, query),
+  }),
+  // For pickers: a list of {id, name, number} by name, at most 1,000; `x-next-cursor` names the next call.
+  'list-contact-names': defineRoute({
+    query: z.object({ companyId: z.unknown().optional(), cursor: pagingQuery.cursor }),
+    handle: async ({ auth, query }) => {
+      const page = await listCompanyContactNames(auth!, query.cursor);
+      return respond(200, page.contacts, page.nextCursor ? { headers: { 'x-next-cursor': page.nextCursor } } : {});
+    },
+  }),
+  'get-contact': defineRoute({ params: idParam, handle: async ({ auth, params }) => showContact(auth!, params.id) }),
+  'get-contact-profile': defineRoute({
+    params: z.object({ number: z.string().trim().min(1).max(50) }),
+    handle: async ({ auth, params }) => contactProfile(auth!, params.number),
+  }),
+  'create-contact': defineRoute({
+    body: z.object({ name, number, ...contactFields }),
+    handle: async ({ auth, body }) => respond(201, await createCompanyContact(auth!, body)),
+  }),
+  'update-contact': defineRoute({
+    params: idParam,
+    body: z.object({ name: name.optional(), number: number.optional(), ...contactFields }),
+    handle: async ({ auth, params, body }) => updateCompanyContact(auth!, params.id, body),
+  }),
+  'delete-contact': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => {
+      await deleteCompanyContact(auth!, params.id);
+      return respond(200, { message: 'Contact deleted' });
+    },
+  }),
+  'block-contact': defineRoute({
+    params: idParam,
+    body: z.object({ active: z.boolean({ error: 'Required' }) }),
+    handle: async ({ auth, params, body }) => blockCompanyContact(auth!, params.id, body.active),
+  }),
+  'toggle-contact-accept-audio': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => toggleContactAcceptAudio(auth!, params.id),
+  }),
+  'toggle-contact-disable-bot': defineRoute({
+    params: idParam,
+    handle: async ({ auth, params }) => toggleContactDisableBot(auth!, params.id),
+  }),
+};
+
+export const handler = createAreaHandler('contacts', handlers);
