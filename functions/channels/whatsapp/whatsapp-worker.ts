@@ -126,6 +126,12 @@ export const driverFromConfig = async (): Promise<WhatsAppDriver> => {
   return createSimulatorDriver();
 };
 
+/**
+ * How often a holder looks into its connections' outboxes without a wake-up (decisions D41): what a
+ * wake-up that reached another worker leaves behind waits this long at most.
+ */
+const OUTBOX_SWEEP_MS = 5_000;
+
 /** One connection's session in this worker. */
 interface Live {
   key: string;
@@ -168,6 +174,7 @@ class Worker implements WhatsAppWorker {
   private queueLoop: Promise<void> = Promise.resolve();
   private readonly reconnect: { baseMs: number; maxMs: number };
   private readonly visibilitySeconds: number;
+  private lastOutboxSweep = 0;
 
   constructor(
     private readonly driver: WhatsAppDriver,
@@ -390,6 +397,8 @@ class Worker implements WhatsAppWorker {
   private async checkHeld(): Promise<void> {
     const lives = [...this.sessions.values()];
     if (lives.length === 0) return;
+    const sweepOutboxes = Date.now() - this.lastOutboxSweep >= OUTBOX_SWEEP_MS * 0.9;
+    if (sweepOutboxes) this.lastOutboxSweep = Date.now();
     const ids = lives.map((l) => ({ companyId: l.companyId, whatsappId: l.whatsappId }));
     const [commands, leases] = await Promise.all([getSessionCommands(ids), getLeases(ids)]);
     for (const live of lives) {
@@ -399,8 +408,9 @@ class Worker implements WhatsAppWorker {
         this.abandon(live);
         continue;
       }
-      // Work that reached the outbox without its wake-up reaching this worker (D41).
-      if (live.open) this.drain(live);
+      // Work that reached the outbox without its wake-up reaching this worker (D41), looked for every
+      // OUTBOX_SWEEP_MS at most (one Query per held connection), however short the heartbeat.
+      if (live.open && sweepOutboxes) this.drain(live);
       const connection = commands.get(live.key);
       if (!connection || (connection.sessionCommandAt ?? '') > (lease.handledCommandAt ?? '')) {
         void this.withLock(live.key, () => this.reconcile(live.companyId, live.whatsappId, { kind: 'check' })).catch(
