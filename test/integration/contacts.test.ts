@@ -156,6 +156,38 @@ describe('contacts API: one contact per number, even racing the inbound pipeline
   });
 });
 
+describe('contacts API: contacts the inbound pipeline made', () => {
+  it('are listed, counted and found by name and by number, also once a LID contact learns its phone', async () => {
+    const c = await freshCompany();
+    const connection = await someConnection(c.company.id);
+    const lid = String(Math.floor(Math.random() * 1e14)).padStart(14, '1');
+    const number = phone();
+    const first = await upsertContact(c.company.id, connection.id, {
+      channel: 'whatsapp',
+      isGroup: false,
+      identities: [`wa#lid:${lid}`],
+      number: '',
+      lid,
+      name: 'Lídia Entrante',
+    });
+    const search = (searchParam: string) =>
+      api(c.attendantToken)
+        .get('/contacts', { searchParam })
+        .then((r) => r.body.contacts.map((x: { id: number }) => x.id));
+    expect(await search('lidia')).toEqual([first.contact.id]);
+    expect(await search(number)).toEqual([]);
+    await upsertContact(c.company.id, connection.id, {
+      channel: 'whatsapp',
+      isGroup: false,
+      identities: [`wa#${number}`, `wa#lid:${lid}`],
+      number,
+      lid,
+    });
+    expect(await search(number.slice(0, 9))).toEqual([first.contact.id]);
+    expect((await api(c.adminToken).get('/contacts')).body).toMatchObject({ count: 1, countIsExact: true });
+  });
+});
+
 describe('contacts API: lists', () => {
   let c: TestCompany;
   const names = ['Ana Souza', 'Álvaro Reis', 'Amanda Lopes', 'Bruno Costa', 'Beatriz Melo'];
