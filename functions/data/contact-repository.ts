@@ -316,6 +316,30 @@ export const moveIdentity = async (
       ),
     () => new IdentityTaken(null),
   );
+  await unlistMergedContact(companyId, fromId);
+};
+
+/**
+ * A contact folded into another leaves the lists, the number index and the count (decisions D42): it only
+ * lives on for its tickets' history. Conditional on it still being listed, so the count moves once.
+ */
+const unlistMergedContact = async (companyId: number, id: number): Promise<void> => {
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: contactKeys(companyId, id),
+          UpdateExpression: 'REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+          ConditionExpression: 'attribute_exists(mergedInto) AND attribute_exists(gsi1pk)',
+        }),
+      ),
+    );
+  } catch (err) {
+    if (err instanceof Conflict) return; // unlisted before
+    throw err;
+  }
+  await countContacts(companyId, -1);
 };
 
 export type InboundContactChanges = Partial<Pick<Contact, 'name' | 'number' | 'lid'>>;

@@ -188,6 +188,25 @@ describe('contacts API: contacts the inbound pipeline made', () => {
   });
 });
 
+describe('contacts API: a LID contact folded into the phone contact', () => {
+  it('leaves the list and the count; the phone contact stays', async () => {
+    const c = await freshCompany();
+    const connection = await someConnection(c.company.id);
+    const lid = String(Math.floor(Math.random() * 1e14)).padStart(14, '1');
+    const number = phone();
+    const subject = (identities: string[], extra: { number: string; lid?: string }) =>
+      upsertContact(c.company.id, connection.id, { channel: 'whatsapp', isGroup: false, identities, ...extra });
+    const byLid = await subject([`wa#lid:${lid}`], { number: '', lid });
+    const byPhone = await subject([`wa#${number}`], { number });
+    expect((await api(c.adminToken).get('/contacts')).body.count).toBe(2);
+    await subject([`wa#${number}`, `wa#lid:${lid}`], { number, lid });
+    expect((await getContact(c.company.id, byLid.contact.id))?.mergedInto).toBe(byPhone.contact.id);
+    const list = (await api(c.adminToken).get('/contacts')).body;
+    expect(list.contacts.map((x: { id: number }) => x.id)).toEqual([byPhone.contact.id]);
+    expect(list.count).toBe(1);
+  });
+});
+
 describe('contacts API: lists', () => {
   let c: TestCompany;
   const names = ['Ana Souza', 'Álvaro Reis', 'Amanda Lopes', 'Bruno Costa', 'Beatriz Melo'];
