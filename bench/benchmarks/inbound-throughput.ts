@@ -1,0 +1,301 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { signAccessToken } from '../../functions/core/access-token';
+import { createCompany } from '../../functions/data/company-repository';
+import { createPlan } from '../../functions/data/plan-repository';
+import { createUser } from '../../functions/data/user-repository';
+import type { LocalCloud } from '../../infra/local/cloud';
+import type { Benchmark, BenchContext } from '../benchmark';
+import { markdownTable, ms, percentile } from '../stats';
+
+/**
+ * Issue 4, item 10: simulated customers write at rising rates through the whole inbound path — the
+ * simulator's HTTP API, the connection's outbox, the WhatsApp worker (a child process) holding the
+ * session, the inbound FIFO queue, the inbound job, DynamoDB, the WebSocket fan-out — and an admin's
+ * socket receives each `company-{id}-appMessage`. Measured: messages per second sustained, latency from
+ * the customer's send to the socket event, losses and duplicates; then the worker's memory per session.
+ */
+const RATES = [25, 50, 100, 200] as const;
+const STEP_SECONDS = 5;
+const CUSTOMERS = 50;
+const DRAIN_TIMEOUT_MS = 20_000;
+const GOAL_RATE = 200;
+const GOAL_P99_MS = 300;
+const MEMORY_SESSIONS = 20;
+
+interface Api {
+  call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+const apiFor = (cloud: LocalCloud, token: string): Api => ({
+  call: async (method, path, body) => {
+    const res = await fetch(`${cloud.gatewayUrl}/api${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  },
+});
+
+const sleep = (msDelay: number) => new Promise((r) => setTimeout(r, msDelay));
+
+const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+};
+
+/** A new WhatsApp connection, scanned in the simulator, CONNECTED. */
+const connectedConnection = async (api: Api, name: string): Promise<number> => {
+  const created = await api.call('POST', '/whatsapp', { name });
+  if (created.status !== 200 && created.status !== 201) {
+    throw new Error(`POST /whatsapp answered ${created.status}: ${JSON.stringify(created.body)}`);
+  }
+  const id = created.body.id as number;
+  const statusOf = async () => (await api.call('GET', `/whatsapp/${id}`)).body?.status as string | undefined;
+  await waitFor(`QR code of ${name}`, async () => ((await statusOf()) === 'qrcode' ? true : undefined));
+  const scanned = await api.call('POST', `/simulator/${id}/scan`);
+  if (scanned.status !== 200) throw new Error(`scan answered ${scanned.status}: ${JSON.stringify(scanned.body)}`);
+  await waitFor(`${name} connected`, async () => ((await statusOf()) === 'CONNECTED' ? true : undefined));
+  return id;
+};
+
+const rssKb = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? NaN);
+};
+
+interface StepResult {
+  rate: number;
+  sent: number;
+  received: number;
+  duplicates: number;
+  failedSends: number;
+  sustained: number;
+  latencies: number[];
+}
+
+export const inboundThroughput: Benchmark = {
+  name: 'inbound-throughput',
+  description:
+    'Simulated customers at rising rates: inbound messages per second sustained and send → attendant socket latency, with losses and duplicates; worker memory per session.',
+  goal: `≥ ${GOAL_RATE} msg/s with p99 < ${GOAL_P99_MS} ms, zero loss, zero duplicates`,
+  needsCloud: false,
+  run: async (ctx: BenchContext) => {
+    // Its own local cloud: the inbound path needs the pollers and the WhatsApp worker the shared one omits.
+    const { startLocalCloud } = await import('../../infra/local/cloud');
+    ctx.log('starting a local cloud with pollers and the WhatsApp worker (simulator)...');
+    const cloud = await startLocalCloud({
+      dataDir: join(ctx.workDir, 'cloud'),
+      port: 0,
+      inMemory: true,
+      serveFrontend: false,
+      pollers: true,
+      ticks: false,
+      quiet: true,
+      logLevel: 'warn',
+      whatsappDriver: 'simulator',
+    });
+    try {
+      const plan = await createPlan({
+        name: 'Bench',
+        users: 10,
+        connections: MEMORY_SESSIONS + 5,
+        queues: 10,
+        amount: 0,
+        isPublic: false,
+        useWhatsapp: true,
+        useFacebook: true,
+        useInstagram: true,
+        useCampaigns: true,
+        useSchedules: true,
+        useInternalChat: true,
+        useExternalApi: true,
+        useKanban: true,
+        useOpenAi: true,
+        useIntegrations: true,
+      });
+      const stamp = Date.now();
+      const company = await createCompany({
+        name: `Bench inbound ${stamp}`,
+        email: `bench-inbound-${stamp}@bench.local`,
+        phone: '',
+        document: '',
+        planId: plan.id,
+        status: true,
+        recurrence: 'MENSAL',
+        dueDate: '2999-12-31',
+      });
+      const admin = await createUser(company.id, {
+        name: 'Bench Admin',
+        email: `admin-${company.id}-${stamp}@bench.local`,
+        passwordHash: 'x',
+        profile: 'admin',
+      });
+      const token = await signAccessToken(
+        { companyId: company.id, userId: admin.id, profile: 'admin', super: false },
+        3600,
+      );
+      const api = apiFor(cloud, token);
+      ctx.log('creating and scanning a connection...');
+      const whatsappId = await connectedConnection(api, 'Bench');
+
+      // The attendant side: one admin socket, every appMessage create matched to its send by body.
+      const sentAt = new Map<string, number>();
+      const arrivals = new Map<string, number[]>();
+      const socket = new WebSocket(`${cloud.wsUrl}?token=${token}`);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      socket.on('message', (data: WebSocket.RawData) => {
+        const now = performance.now();
+        const event = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as {
+          channel?: string;
+          action?: string;
+          message?: { body?: string };
+        };
+        if (event.channel !== `company-${company.id}-appMessage` || event.action !== 'create') return;
+        const body = event.message?.body;
+        if (!body || !sentAt.has(body)) return;
+        arrivals.set(body, [...(arrivals.get(body) ?? []), now]);
+      });
+
+      const steps: StepResult[] = [];
+      for (const rate of RATES) {
+        const total = rate * STEP_SECONDS;
+        ctx.log(`rate ${rate}/s: ${total} messages...`);
+        const bodies: string[] = [];
+        let failedSends = 0;
+        const start = performance.now();
+        const sends: Promise<void>[] = [];
+        for (let i = 0; i < total; i += 1) {
+          const due = start + (i * 1000) / rate;
+          const wait = due - performance.now();
+          if (wait > 0) await sleep(wait);
+          const body = `bench ${rate} ${i} ${stamp}`;
+          bodies.push(body);
+          sentAt.set(body, performance.now());
+          const number = `5511${String(900_000_000 + ((i + rate) % CUSTOMERS)).padStart(9, '0')}`;
+          sends.push(
+            api
+              .call('POST', `/simulator/${whatsappId}/messages`, { number, name: `Cliente ${i % CUSTOMERS}`, body })
+              .then(
+                (res) => {
+                  if (res.status >= 300) failedSends += 1;
+                },
+                () => {
+                  failedSends += 1;
+                },
+              ),
+          );
+        }
+        await Promise.all(sends);
+        await waitFor(
+          `rate ${rate} to drain`,
+          async () => (bodies.every((b) => arrivals.has(b)) ? true : undefined),
+          DRAIN_TIMEOUT_MS,
+        ).catch(() => undefined);
+        const latencies = bodies.flatMap((b) => (arrivals.has(b) ? [arrivals.get(b)![0]! - sentAt.get(b)!] : []));
+        const lastArrival = Math.max(...bodies.flatMap((b) => arrivals.get(b) ?? []));
+        const received = latencies.length;
+        steps.push({
+          rate,
+          sent: total,
+          received,
+          duplicates: bodies.reduce((sum, b) => sum + Math.max(0, (arrivals.get(b)?.length ?? 0) - 1), 0),
+          failedSends,
+          sustained: received > 0 ? received / ((lastArrival - start) / 1000) : 0,
+          latencies,
+        });
+        // Let the queues settle between steps, so one step's backlog is not the next one's latency.
+        await sleep(1_000);
+      }
+      socket.close();
+
+      // Memory: the worker's resident size with one session, then with MEMORY_SESSIONS more.
+      const pid = cloud.worker?.pid;
+      let memoryRow: (string | number)[] = ['worker memory per session', 'n/a', '', '', '', '', '', ''];
+      let perSession = NaN;
+      if (pid) {
+        const before = rssKb(pid);
+        ctx.log(`connecting ${MEMORY_SESSIONS} more simulator sessions...`);
+        for (let i = 0; i < MEMORY_SESSIONS; i += 1) await connectedConnection(api, `Bench ${i}`);
+        await sleep(2_000);
+        const after = rssKb(pid);
+        perSession = (after - before) / MEMORY_SESSIONS;
+        // Simulator sessions are small: under ~50 KB each the delta is inside the process's own GC noise.
+        const perSessionText =
+          perSession < 50
+            ? `< 50 KB per session (RSS moved ${((after - before) / 1024).toFixed(1)} MB)`
+            : `${perSession.toFixed(0)} KB per session`;
+        memoryRow = [
+          `worker RSS: ${(before / 1024).toFixed(1)} MB with 1 session, ${(after / 1024).toFixed(1)} MB with ${
+            MEMORY_SESSIONS + 1
+          }`,
+          perSessionText,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ];
+      }
+
+      const table = markdownTable(
+        ['offered (msg/s)', 'sent', 'received', 'lost', 'duplicates', 'sustained (msg/s)', 'p50 (ms)', 'p99 (ms)'],
+        [
+          ...steps.map((s) => [
+            s.rate,
+            s.sent,
+            s.received,
+            s.sent - s.received,
+            s.duplicates,
+            s.sustained.toFixed(0),
+            s.latencies.length ? ms(percentile(s.latencies, 50), 0) : '—',
+            s.latencies.length ? ms(percentile(s.latencies, 99), 0) : '—',
+          ]),
+          memoryRow,
+        ],
+        ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      );
+      const top = steps[steps.length - 1]!;
+      const topP99 = top.latencies.length ? percentile(top.latencies, 99) : Infinity;
+      const clean = steps.every((s) => s.received === s.sent && s.duplicates === 0 && s.failedSends === 0);
+      const goalMet = top.sustained >= GOAL_RATE && topP99 < GOAL_P99_MS && clean;
+      return {
+        table,
+        goalMet,
+        summary:
+          `At ${top.rate} msg/s offered: ${top.sustained.toFixed(0)} msg/s sustained, p99 ${ms(topP99, 0)} ms, ` +
+          `${top.sent - top.received} lost, ${top.duplicates} duplicates` +
+          (Number.isFinite(perSession)
+            ? `; worker memory per simulator session ${perSession < 50 ? 'under 50 KB' : `about ${perSession.toFixed(0)} KB`}.`
+            : '.'),
+        notes:
+          'Latency runs from the simulated customer’s HTTP send to the admin socket’s `appMessage` create: the ' +
+          'simulator route, the connection outbox, the worker child process, the inbound FIFO queue (fauxqs), the ' +
+          'inbound job run by the local poller (one batch at a time, as decisions D31 note), DynamoDB Local and ' +
+          'the WebSocket fan-out, all on this 2-core machine together with the load generator. Customers: ' +
+          `${CUSTOMERS} numbers, so messages spread over ${CUSTOMERS} FIFO groups. Memory is the simulator ` +
+          'driver’s; a Baileys session (signal keys, a real socket) weighs more and is not measurable here ' +
+          'without WhatsApp.',
+      };
+    } finally {
+      await cloud.stop();
+    }
+  },
+};
