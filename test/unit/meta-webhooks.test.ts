@@ -91,7 +91,7 @@ describe('Messenger and Instagram payloads', () => {
     expect(drafts[0]!.event).toMatchObject({ channel: 'instagram', quotedProviderMessageId: 'm_before' });
   });
 
-  it('maps reactions, edits, unsends, deliveries and Instagram reads; skips our own echoes', () => {
+  it('maps reactions, edits, unsends, deliveries, Instagram reads and postbacks; skips our own echoes', () => {
     const drafts = mapMetaWebhook(
       page([
         { ...from, reaction: { mid: 'm_1', action: 'react', reaction: 'love', emoji: '❤️' } },
@@ -99,6 +99,7 @@ describe('Messenger and Instagram payloads', () => {
         { ...from, message: { mid: 'm_2', is_deleted: true } },
         { ...from, delivery: { mids: ['m_3', 'm_4'], watermark: 1 } },
         { ...from, read: { mid: 'm_5' } },
+        { ...from, postback: { mid: 'm_pb', title: 'Falar com atendente', payload: 'HUMAN' } },
         { ...from, read: { watermark: 1_735_689_600_000 } },
         {
           sender: from.recipient,
@@ -122,6 +123,7 @@ describe('Messenger and Instagram payloads', () => {
       { kind: 'ack', providerMessageId: 'm_3', ack: 2 },
       { kind: 'ack', providerMessageId: 'm_4', ack: 2 },
       { kind: 'ack', providerMessageId: 'm_5', ack: 3 },
+      { kind: 'message', providerMessageId: 'm_pb', content: { type: 'text', body: 'Falar com atendente' } },
       { kind: 'message', fromMe: true, providerMessageId: 'm_inbox', chat: { id: '7012345678901234' } },
     ]);
   });

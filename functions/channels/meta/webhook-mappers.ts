@@ -126,6 +126,28 @@ const messagingEvents = (
     return drafts;
   }
 
+  // A button the person tapped (a menu, a template's quick reply): its title is what they "said".
+  const postback = obj(item.postback);
+  if (postback) {
+    const title = str(postback.title) ?? str(postback.payload);
+    if (!title) return [];
+    const providerMessageId = safeId(postback.mid) ?? `pb_${person}_${String(item.timestamp ?? '')}`.slice(0, 200);
+    return [
+      {
+        target,
+        event: {
+          kind: 'message',
+          ...common,
+          providerMessageId,
+          fromMe: false,
+          timestamp,
+          contact,
+          content: { type: 'text', body: title },
+        },
+      },
+    ];
+  }
+
   const reaction = obj(item.reaction);
   if (reaction) {
     const targetMid = safeId(reaction.mid);
