@@ -17,7 +17,13 @@ const configure = (env: Record<string, string | undefined>) => {
   resetSecretsForTests();
 };
 
-afterEach(() => configure({ META_APP_SECRET: undefined, META_VERIFY_TOKEN: undefined, META_APP_ID: undefined }));
+const inherited = {
+  META_APP_SECRET: process.env.META_APP_SECRET,
+  META_APP_SECRET_ARN: process.env.META_APP_SECRET_ARN,
+  META_VERIFY_TOKEN: process.env.META_VERIFY_TOKEN,
+  META_APP_ID: process.env.META_APP_ID,
+};
+afterEach(() => configure(inherited));
 
 const call = async (...args: Parameters<typeof httpEvent>) => {
   const res = await handler(httpEvent(...args), lambdaContext());
@@ -26,6 +32,9 @@ const call = async (...args: Parameters<typeof httpEvent>) => {
 
 describe('Meta webhook routes', () => {
   it('answer 503 ERR_META_NOT_CONFIGURED while the Meta app is not configured', async () => {
+    // `npm test` starts the integration cloud in the parent process first, whose env (the test Meta app)
+    // the unit workers inherit: clear it.
+    configure({ META_APP_SECRET: undefined, META_APP_SECRET_ARN: undefined, META_VERIFY_TOKEN: undefined });
     const get = await call('GET', '/webhooks/meta', {
       query: { 'hub.mode': 'subscribe', 'hub.verify_token': 'x', 'hub.challenge': 'c' },
     });

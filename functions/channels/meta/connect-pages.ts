@@ -1,3 +1,4 @@
+import { config } from '../../config';
 import type { AuthContext } from '../../core/auth-context';
 import {
   announceSessionChange,
@@ -24,7 +25,7 @@ import {
 import { getPlan } from '../../data/plan-repository';
 import { graphApi } from './graph-client';
 import { encryptToken } from './token-cipher';
-import { requireMetaSecret } from './webhook-service';
+import { MetaNotConfigured, requireMetaSecret } from './webhook-service';
 
 /**
  * POST /facebook (core spec §7 Connections; decisions D40): the browser's Facebook login gives a user id
@@ -129,7 +130,10 @@ export const connectFacebookPages = async (
   if (input.addInstagram && auth.planFlags.useInstagram === false) {
     throw new Forbidden('ERR_NO_PERMISSION', 'The plan does not include instagram connections');
   }
-  const graph = graphApi(await requireMetaSecret());
+  const secret = await requireMetaSecret();
+  // The token exchange names our app: without its id Meta would refuse with a puzzling message.
+  if (!config().META_APP_ID) throw new MetaNotConfigured();
+  const graph = graphApi(secret);
   const userToken = await graph.exchangeUserToken(input.facebookUserToken);
   const pages = await graph.listPages(input.facebookUserId, userToken);
 
