@@ -26,6 +26,8 @@ import { startWorkerProcess, type WorkerProcess } from './worker-process';
  */
 export const LOCAL_PREFIX = 'zapdesk-local';
 const REGION = 'us-east-1';
+/** Batches each local queue consumer runs at once (Lambda would scale further; one process here). */
+const LOCAL_MAX_CONCURRENCY = 4;
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** SQS's longest retention: dead letters wait as long as possible for someone to look. */
 const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
@@ -282,6 +284,8 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
           queueArn: q.arn,
           handler: { load: () => loadHandler<SqsHandler>(c.entry) },
           batchSize: c.batchSize,
+          // What the mapping's maxConcurrency allows in AWS, capped: this is one process on a small machine.
+          concurrency: Math.min(c.maxConcurrency ?? LOCAL_MAX_CONCURRENCY, LOCAL_MAX_CONCURRENCY),
           timeoutSeconds: c.timeoutSeconds,
           region: REGION,
           functionName: `${LOCAL_PREFIX}-consumer-${c.queue}`,

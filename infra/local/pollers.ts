@@ -25,6 +25,12 @@ export interface PollerOptions {
   handler: SqsHandler | { load: () => Promise<SqsHandler> };
   /** Messages per invocation (SQS returns at most 10 per receive). */
   batchSize: number;
+  /**
+   * Batches in flight at once, as Lambda runs several invocations of one event source mapping (its
+   * `maxConcurrency`). On a FIFO queue the queue itself keeps a message group to one batch at a time, so
+   * each chat's order holds whatever this is. Default 1.
+   */
+  concurrency?: number;
   /** Passed on ReceiveMessage; the queue's own visibility timeout applies when omitted. */
   visibilityTimeoutSeconds?: number;
   /** Long-poll wait (Lambda's pollers use 20 s). */
@@ -191,7 +197,7 @@ export const startPoller = (options: PollerOptions): Poller => {
     }
   };
 
-  const running = loop();
+  const running = Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, loop));
   return {
     stop: async () => {
       controller.abort();

@@ -55,13 +55,20 @@ const createQueuePair = async (options: { fifo: boolean; maxReceiveCount: number
   return { url: queue.QueueUrl!, arn: arn!, dlqUrl: dlq.QueueUrl! };
 };
 
-const poll = (queue: { url: string; arn: string }, handler: SqsHandler, log: LocalLog, batchSize = 10) => {
+const poll = (
+  queue: { url: string; arn: string },
+  handler: SqsHandler,
+  log: LocalLog,
+  batchSize = 10,
+  concurrency = 1,
+) => {
   const poller = startPoller({
     sqs,
     queueUrl: queue.url,
     queueArn: queue.arn,
     handler,
     batchSize,
+    concurrency,
     waitTimeSeconds: 1,
     timeoutSeconds: 10,
     log,
@@ -256,6 +263,54 @@ describe('SQS pollers', () => {
     expect(processed.g2).toEqual([1, 2, 3]);
     expect(fifoAttributes.every((a) => a.groupMatches && /^\d+$/.test(a.sequenceNumber ?? ''))).toBe(true);
     await vi.waitFor(async () => expect(await queueIsEmpty(queue.url)).toBe(true), { timeout: 10_000 });
+  });
+});
+
+describe('concurrent batches', () => {
+  it('runs batches of different FIFO groups at once, while each group stays one batch at a time, in order', async () => {
+    const queue = await createQueuePair({ fifo: true, maxReceiveCount: 3 });
+    const { log } = collectingLog();
+    const groups = ['a', 'b', 'c', 'd'];
+    for (let n = 1; n <= 5; n += 1) {
+      for (const group of groups) {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queue.url,
+            MessageBody: JSON.stringify({ group, n }),
+            MessageGroupId: group,
+            MessageDeduplicationId: `${group}-${n}`,
+          }),
+        );
+      }
+    }
+    const processed: Record<string, number[]> = Object.fromEntries(groups.map((g) => [g, []]));
+    const inFlight = new Set<string>();
+    let mostAtOnce = 0;
+    let groupOverlap = false;
+    poll(
+      queue,
+      async (event) => {
+        const mine = [...new Set(event.Records.map((r) => r.attributes.MessageGroupId!))];
+        if (mine.some((g) => inFlight.has(g))) groupOverlap = true;
+        mine.forEach((g) => inFlight.add(g));
+        mostAtOnce = Math.max(mostAtOnce, inFlight.size);
+        await new Promise((r) => setTimeout(r, 150));
+        for (const r of event.Records) {
+          const { group, n } = JSON.parse(r.body) as { group: string; n: number };
+          processed[group]!.push(n);
+        }
+        mine.forEach((g) => inFlight.delete(g));
+        return { batchItemFailures: [] };
+      },
+      log,
+      1, // one message per batch, so only concurrency can put two groups in flight together
+      4,
+    );
+
+    await vi.waitFor(() => expect(Object.values(processed).flat()).toHaveLength(20), { timeout: 20_000 });
+    for (const g of groups) expect(processed[g]).toEqual([1, 2, 3, 4, 5]);
+    expect(groupOverlap).toBe(false);
+    expect(mostAtOnce).toBeGreaterThan(1);
   });
 });
 
