@@ -4,13 +4,13 @@ import Button from '@cloudscape-design/components/button';
 import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/components/button-dropdown';
 import Header from '@cloudscape-design/components/header';
 import Icon from '@cloudscape-design/components/icon';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteConnection, type Connection, type ConnectionChannel } from '@/api/connections';
 import type { PlanFlags } from '@/api/plans';
+import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useCurrentUser, usePlan } from '@/components/shell/shell-context';
 import { useErrorText } from '@/components/use-error-text';
@@ -66,27 +66,16 @@ function DeleteConnectionModal({
     }
   };
   return (
-    <Modal
-      visible
+    <ConfirmModal
       header={t('connections.delete.title', { name: connection.name })}
-      onDismiss={() => {
-        if (!deleting) onDismiss();
-      }}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" disabled={deleting} onClick={onDismiss}>
-              {t('connections.delete.cancel')}
-            </Button>
-            <Button variant="primary" loading={deleting} onClick={() => void confirm()}>
-              {t('connections.delete.confirm')}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      cancelText={t('connections.delete.cancel')}
+      confirmText={t('connections.delete.confirm')}
+      running={deleting}
+      onConfirm={() => void confirm()}
+      onDismiss={onDismiss}
     >
       {t('connections.delete.text')}
-    </Modal>
+    </ConfirmModal>
   );
 }
 

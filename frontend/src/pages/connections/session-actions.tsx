@@ -1,10 +1,10 @@
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { disconnectSession, renewQrCode, startSession, type Connection, type SessionAnswer } from '@/api/connections';
+import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 
 type Action = 'start' | 'renew' | 'disconnect';
@@ -110,27 +110,16 @@ export function SessionActions({
     <>
       {actions}
       {confirming && (
-        <Modal
-          visible
+        <ConfirmModal
           header={t('connections.disconnect.title', { name })}
-          onDismiss={() => {
-            if (running === null) setConfirming(false);
-          }}
-          footer={
-            <Box float="right">
-              <SpaceBetween direction="horizontal" size="xs">
-                <Button variant="link" disabled={running !== null} onClick={() => setConfirming(false)}>
-                  {t('connections.disconnect.cancel')}
-                </Button>
-                <Button variant="primary" loading={running === 'disconnect'} onClick={() => void run('disconnect')}>
-                  {t('connections.disconnect.confirm')}
-                </Button>
-              </SpaceBetween>
-            </Box>
-          }
+          cancelText={t('connections.disconnect.cancel')}
+          confirmText={t('connections.disconnect.confirm')}
+          running={running !== null}
+          onConfirm={() => void run('disconnect')}
+          onDismiss={() => setConfirming(false)}
         >
           {t('connections.disconnect.text')}
-        </Modal>
+        </ConfirmModal>
       )}
     </>
   );

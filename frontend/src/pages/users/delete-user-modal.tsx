@@ -1,10 +1,7 @@
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Modal from '@cloudscape-design/components/modal';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteUser, type User } from '@/api/users';
+import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 
 /** Asks before deleting a user; only 'Excluir' calls the server. */
@@ -34,26 +31,15 @@ export function DeleteUserModal({
   };
 
   return (
-    <Modal
-      visible
+    <ConfirmModal
       header={t('users.delete.title', { name: user.name })}
-      onDismiss={() => {
-        if (!deleting) onDismiss();
-      }}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" disabled={deleting} onClick={onDismiss}>
-              {t('users.delete.cancel')}
-            </Button>
-            <Button variant="primary" loading={deleting} onClick={() => void confirm()}>
-              {t('users.delete.confirm')}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      cancelText={t('users.delete.cancel')}
+      confirmText={t('users.delete.confirm')}
+      running={deleting}
+      onConfirm={() => void confirm()}
+      onDismiss={onDismiss}
     >
       {t('users.delete.text')}
-    </Modal>
+    </ConfirmModal>
   );
 }
