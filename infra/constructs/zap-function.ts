@@ -295,3 +295,20 @@ export const bindEmailSender = (target: Bindable, from: string): void => {
     conditions: { StringEquals: { 'ses:FromAddress': from } },
   });
 };
+
+/** The Meta app (Facebook Login, webhooks, Graph sends) a deployment is registered as (decisions D40). */
+export interface MetaAppBinding {
+  appId: string;
+  /** The webhook subscription's verify token (Meta sends it back on GET verification). */
+  verifyToken: string;
+  /** The app secret, kept in Secrets Manager: it signs webhooks and proves Graph calls. */
+  appSecret: secretsmanager.ISecret;
+}
+
+/** META_APP_ID, META_VERIFY_TOKEN and META_APP_SECRET_ARN + read access to that one secret. */
+export const bindMetaApp = (target: Bindable, meta: MetaAppBinding): void => {
+  target.addEnvironment('META_APP_ID', meta.appId);
+  target.addEnvironment('META_VERIFY_TOKEN', meta.verifyToken);
+  target.addEnvironment('META_APP_SECRET_ARN', meta.appSecret.secretArn);
+  meta.appSecret.grantRead(target);
+};

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { Annotations, Tags, type App, type Environment } from 'aws-cdk-lib';
+import { Annotations, Tags, type App, type Environment, type Stack } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { CONSUMERS, TICKS, type ConsumerDefinition, type TickDefinition } from '../../functions/jobs/registry';
 import type { RouteDef } from '../../functions/routes';
-import { repoPath } from '../constructs/zap-function';
+import { bindMetaApp, repoPath, type Bindable } from '../constructs/zap-function';
 import { ApiStack } from './api-stack';
 import { DataStack } from './data-stack';
 import type { ExternalApiDefinition } from './external-api';
@@ -43,6 +44,12 @@ export interface BuildAppProps {
    * @default context `whatsappDriver`, else `baileys`
    */
   whatsappDriver?: 'baileys' | 'simulator';
+  /**
+   * The Meta app for Messenger, Instagram and the WhatsApp Cloud API. Without it the Meta routes answer
+   * 503 ERR_META_NOT_CONFIGURED (decisions D40).
+   * @default context `metaAppId`, `metaVerifyToken` and `metaAppSecretArn` when all three are set
+   */
+  meta?: { appId: string; verifyToken: string; appSecretArn: string };
 }
 
 /** A placeholder sender: deploys, but SES refuses to send until `-c emailFrom=` names a verified identity. */
@@ -126,6 +133,34 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     webSocketApi: realtime.webSocketApi,
     ...(props.frontendDist ? { frontendDist: props.frontendDist } : {}),
   });
+
+  const metaApp =
+    props.meta ??
+    (context('metaAppId') && context('metaVerifyToken') && context('metaAppSecretArn')
+      ? {
+          appId: context('metaAppId')!,
+          verifyToken: context('metaVerifyToken')!,
+          appSecretArn: context('metaAppSecretArn')!,
+        }
+      : undefined);
+  if (metaApp) {
+    // The connections area (webhooks, POST /facebook) and the outbound job (Graph sends) talk to Meta.
+    const bindIn = (stack: Stack, targets: Bindable[]) => {
+      const appSecret = secretsmanager.Secret.fromSecretCompleteArn(stack, 'MetaAppSecret', metaApp.appSecretArn);
+      for (const target of targets) bindMetaApp(target, { ...metaApp, appSecret });
+    };
+    bindIn(api, [api.areaFunctions.connections]);
+    bindIn(
+      workers,
+      workers.jobs.consumers.filter((_, i) => (props.consumers ?? CONSUMERS)[i]?.queue === 'outbound'),
+    );
+  } else {
+    Annotations.of(api).addInfoV2(
+      'zapdesk:meta',
+      'No Meta app: Messenger, Instagram and Cloud API routes answer 503 until deployed with -c metaAppId=… ' +
+        '-c metaVerifyToken=… -c metaAppSecretArn=… (README, Deploy to AWS).',
+    );
+  }
 
   if (emailFrom === DEFAULT_EMAIL_FROM) {
     Annotations.of(api).addWarningV2(
