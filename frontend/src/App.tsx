@@ -119,6 +119,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: 'connections/:whatsappId/simulator',
+            lazy: async () => ({
+              Component: (await import('./pages/simulator/simulator-page')).SimulatorPage,
+            }),
+          },
+          {
             path: 'allConnections',
             lazy: async () => ({
               Component: (await import('./pages/all-connections/all-connections-page')).AllConnectionsPage,

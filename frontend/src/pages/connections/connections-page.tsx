@@ -8,6 +8,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { deleteConnection, type Connection, type ConnectionChannel } from '@/api/connections';
 import type { PlanFlags } from '@/api/plans';
 import { ConfirmModal } from '@/components/confirm-modal';
@@ -81,6 +82,7 @@ function DeleteConnectionModal({
 
 function ConnectionsList() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const textOf = useErrorText();
   const user = useCurrentUser();
   const { planFlags, planLoaded } = usePlan();
@@ -142,6 +144,15 @@ function ConnectionsList() {
             header: t('connections.columns.actions'),
             cell: (c: Connection) => (
               <SpaceBetween direction="horizontal" size="xxs">
+                {c.channel === 'whatsapp' && c.status === 'CONNECTED' && (
+                  <Button
+                    variant="inline-link"
+                    ariaLabel={t('connections.openSimulator', { name: c.name })}
+                    onClick={() => void navigate(`/connections/${c.id}/simulator`)}
+                  >
+                    {t('simulator.rowButton')}
+                  </Button>
+                )}
                 <Button
                   variant="icon"
                   iconName="edit"
