@@ -176,6 +176,31 @@ const isCreateOf = (providerBody: string) => (e: Record<string, unknown>) =>
 
 // ------------------------------------------------------------------------------------------------ tests
 
+describe('inbound pipeline: LGPD numbers in events', () => {
+  it("where the company hides numbers, a plain user's events carry the masked number and an admin's the whole one", async () => {
+    const w = await world();
+    await setCompanySetting(w.companyId, 'lgpdHideNumber', 'enabled');
+    const phone = digits();
+    const masked = `${phone.slice(0, 4)}${'*'.repeat(phone.length - 6)}${phone.slice(-2)}`;
+    await enqueueInbound(message(w, phone));
+
+    const fromAdmin = await eventsUntil(w.admin, (e) => e.channel === `company-${w.companyId}-ticket`);
+    const fromAttendant = await eventsUntil(w.inA, (e) => e.channel === `company-${w.companyId}-ticket`);
+    const numbersIn = (events: Record<string, unknown>[]) =>
+      events
+        .flatMap((e) => [
+          (e.contact as { number?: string } | undefined)?.number,
+          (e.ticket as { contact?: { number?: string } } | undefined)?.contact?.number,
+        ])
+        .filter((n): n is string => n !== undefined);
+    expect(numbersIn(fromAdmin).length).toBeGreaterThanOrEqual(3);
+    expect(new Set(numbersIn(fromAdmin))).toEqual(new Set([phone]));
+    expect(numbersIn(fromAttendant).length).toBeGreaterThanOrEqual(3);
+    expect(new Set(numbersIn(fromAttendant))).toEqual(new Set([masked]));
+    expect(JSON.stringify(fromAttendant)).not.toContain(phone);
+  });
+});
+
 describe('inbound pipeline: a first message', () => {
   it('makes one contact, one pending ticket in the connection queue, one message, and tells only who may see it', async () => {
     const w = await world();

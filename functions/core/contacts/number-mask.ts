@@ -22,3 +22,18 @@ export const shouldMaskNumbers = (viewer: NumberViewer, hideNumberSetting: strin
 /** A contact as one viewer may see it: masked number for plain users when the setting is on, never for groups. */
 export const maskContactFor = <C extends { number: string; isGroup: boolean }>(contact: C, mask: boolean): C =>
   mask && !contact.isGroup ? { ...contact, number: maskNumber(contact.number) } : contact;
+
+type MaskableContact = { number: string; isGroup: boolean };
+
+/**
+ * A real-time event as a plain user may see it when the company hides numbers: its `contact` and its
+ * `ticket.contact` masked (the inbound pipeline's appMessage, ticket and contact events carry both).
+ */
+export const maskEventNumbers = <E extends object>(event: E): E => {
+  const { contact, ticket } = event as { contact?: MaskableContact; ticket?: { contact?: MaskableContact } };
+  return {
+    ...event,
+    ...(contact ? { contact: maskContactFor(contact, true) } : {}),
+    ...(ticket?.contact ? { ticket: { ...ticket, contact: maskContactFor(ticket.contact, true) } } : {}),
+  };
+};

@@ -54,6 +54,14 @@ export class InboundScope {
     });
   }
 
+  /** LGPD: whether plain users see contact numbers masked (company setting `lgpdHideNumber`, D42). */
+  hidesNumbers(companyId: number): Promise<boolean> {
+    return this.once(`hideNumbers:${companyId}`, async () => {
+      const stored = await getCompanySettingsItem(companyId);
+      return String(stored.lgpdHideNumber ?? COMPANY_SETTING_COLUMNS.lgpdHideNumber.default) === 'enabled';
+    });
+  }
+
   queues(companyId: number): Promise<Map<number, Queue>> {
     return this.once(`queues:${companyId}`, async () => new Map((await listQueues(companyId)).map((q) => [q.id, q])));
   }

@@ -16,7 +16,8 @@ import {
 } from '../../data/message-repository';
 import { getTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
-import { publishToConnections, type RealtimeEvent } from '../../realtime/publisher';
+import { publishToConnections, type Audience, type RealtimeEvent } from '../../realtime/publisher';
+import { maskEventNumbers } from '../contacts/number-mask';
 import { ticketAudience } from '../../realtime/ticket-audience';
 import { errorFields, logger } from '../logger';
 import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
@@ -88,12 +89,17 @@ export const publishForTicket = async (scope: InboundScope, ticket: Ticket, even
     const snapshot = await scope.viewers(ticket.companyId);
     if (snapshot.connections.length === 0) return;
     const audience = ticketAudience(snapshot, ticket);
+    // LGPD (D42): where the company hides numbers, plain users get the contact's number masked.
+    const hideNumbers = await scope.hidesNumbers(ticket.companyId);
+    const manager: Audience = (c) => c.profile === 'admin' || c.super;
     for (const { channel, ...event } of events) {
-      await publishToConnections(
-        snapshot.connections,
-        { ...event, channel: `company-${ticket.companyId}-${channel}` } as RealtimeEvent,
-        audience,
-      );
+      const full = { ...event, channel: `company-${ticket.companyId}-${channel}` } as RealtimeEvent;
+      if (!hideNumbers) {
+        await publishToConnections(snapshot.connections, full, audience);
+        continue;
+      }
+      await publishToConnections(snapshot.connections, full, (c) => audience(c) && manager(c));
+      await publishToConnections(snapshot.connections, maskEventNumbers(full), (c) => audience(c) && !manager(c));
     }
   } catch (err) {
     logger.warn('inbound events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
