@@ -2,7 +2,9 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNotifications } from './notifications';
 
 /**
  * The product's "are you sure?" dialog (delete a user, delete or disconnect a connection, …): only the
@@ -48,5 +50,50 @@ export function ConfirmModal({
     >
       {children}
     </Modal>
+  );
+}
+
+/**
+ * "Delete {name}?" for any record: the texts come from one translation section (`<section>.title`, `.text`,
+ * `.cancel`, `.confirm`, `.success`); a failure is a toast and closes the dialog, success calls onDeleted.
+ */
+export function ConfirmDeleteModal({
+  section,
+  name,
+  remove,
+  onDismiss,
+  onDeleted,
+}: {
+  section: string;
+  name: string;
+  remove: () => Promise<unknown>;
+  onDismiss: () => void;
+  onDeleted: () => void;
+}) {
+  const { t } = useTranslation();
+  const notify = useNotifications();
+  const [deleting, setDeleting] = useState(false);
+  const confirm = async () => {
+    setDeleting(true);
+    try {
+      await remove();
+      notify.success(t(`${section}.success`));
+      onDeleted();
+    } catch (err) {
+      notify.error(err);
+      onDismiss();
+    }
+  };
+  return (
+    <ConfirmModal
+      header={t(`${section}.title`, { name })}
+      cancelText={t(`${section}.cancel`)}
+      confirmText={t(`${section}.confirm`)}
+      running={deleting}
+      onConfirm={() => void confirm()}
+      onDismiss={onDismiss}
+    >
+      {t(`${section}.text`)}
+    </ConfirmModal>
   );
 }

@@ -11,8 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { deleteConnection, type Connection, type ConnectionChannel } from '@/api/connections';
 import type { PlanFlags } from '@/api/plans';
-import { ConfirmModal } from '@/components/confirm-modal';
-import { useNotifications } from '@/components/notifications';
+import { ConfirmDeleteModal } from '@/components/confirm-modal';
 import { useCurrentUser, usePlan } from '@/components/shell/shell-context';
 import { useErrorText } from '@/components/use-error-text';
 import { useLiveConnections } from '@/components/use-live-connections';
@@ -42,43 +41,6 @@ export const formatUpdatedAt = (iso: string): string => {
 };
 
 type Editing = { kind: 'create'; channel: ConnectionChannel } | { kind: 'edit'; connection: Connection };
-
-function DeleteConnectionModal({
-  connection,
-  onDismiss,
-  onDeleted,
-}: {
-  connection: Connection;
-  onDismiss: () => void;
-  onDeleted: (id: number) => void;
-}) {
-  const { t } = useTranslation();
-  const notify = useNotifications();
-  const [deleting, setDeleting] = useState(false);
-  const confirm = async () => {
-    setDeleting(true);
-    try {
-      await deleteConnection(connection.id);
-      notify.success(t('connections.delete.success'));
-      onDeleted(connection.id);
-    } catch (err) {
-      notify.error(err);
-      onDismiss();
-    }
-  };
-  return (
-    <ConfirmModal
-      header={t('connections.delete.title', { name: connection.name })}
-      cancelText={t('connections.delete.cancel')}
-      confirmText={t('connections.delete.confirm')}
-      running={deleting}
-      onConfirm={() => void confirm()}
-      onDismiss={onDismiss}
-    >
-      {t('connections.delete.text')}
-    </ConfirmModal>
-  );
-}
 
 function ConnectionsList() {
   const { t } = useTranslation();
@@ -239,10 +201,13 @@ function ConnectionsList() {
         />
       )}
       {deleting && (
-        <DeleteConnectionModal
-          connection={deleting}
+        <ConfirmDeleteModal
+          section="connections.delete"
+          name={deleting.name}
+          remove={() => deleteConnection(deleting.id)}
           onDismiss={() => setDeleting(null)}
-          onDeleted={(id) => {
+          onDeleted={() => {
+            const id = deleting.id;
             setDeleting(null);
             list.apply({ kind: 'delete', id });
           }}
