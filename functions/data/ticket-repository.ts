@@ -426,3 +426,11 @@ export const listContactTicketIds = async (companyId: number, contactId: number)
   );
   return (out.Items ?? []).map((i) => Number(i.ticketId));
 };
+
+/** The ticket a `/tickets/{uuid}` path names (the base-table pointer written at create, read consistently). */
+export const getTicketByUuid = async (companyId: number, uuid: string): Promise<Ticket | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: ticketUuidKeys(companyId, uuid), ConsistentRead: true })),
+  );
+  return out.Item ? getTicket(companyId, Number(out.Item.ticketId)) : null;
+};

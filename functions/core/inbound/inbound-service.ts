@@ -16,12 +16,10 @@ import {
 } from '../../data/message-repository';
 import { getTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
-import { publishToConnections, type Audience, type RealtimeEvent } from '../../realtime/publisher';
-import { maskEventNumbers } from '../contacts/number-mask';
-import { ticketAudience } from '../../realtime/ticket-audience';
-import { errorFields, logger } from '../logger';
+import { logger } from '../logger';
 import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
-import { toContactView, toMessageView, toTicketView, type TicketView } from '../tickets/ticket-views';
+import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
+import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { upsertContact, contactSubjectOf } from './contact-upsert';
 import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from './inbound-event';
 import type { InboundScope } from './inbound-scope';
@@ -61,50 +59,6 @@ export const handleInboundEvent = async (event: InboundEvent, scope: InboundScop
 };
 
 // ---------------------------------------------------------------------------------------------- events
-
-const ticketViewOf = async (scope: InboundScope, ticket: Ticket, contact: Contact): Promise<TicketView> => {
-  const [queues, connection, userName] = await Promise.all([
-    scope.queues(ticket.companyId),
-    scope.connection(ticket.companyId, ticket.whatsappId),
-    ticket.userId === null ? Promise.resolve(null) : scope.userName(ticket.companyId, ticket.userId),
-  ]);
-  const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
-  return toTicketView(ticket, contact, {
-    queue: queue ? { id: queue.id, name: queue.name, color: queue.color } : null,
-    whatsapp: connection ? { id: connection.id, name: connection.name, groupAsTicket: connection.groupAsTicket } : null,
-    user: ticket.userId === null ? null : { id: ticket.userId, name: userName ?? '' },
-  });
-};
-
-/** An event about a ticket, on one of the company's channels (spec §7 real time). */
-export interface TicketEvent {
-  channel: 'appMessage' | 'ticket' | 'contact';
-  action: string;
-  [payload: string]: unknown;
-}
-
-/** Sends a ticket's events to the sockets whose user may see it; a failure is logged, never retried. */
-export const publishForTicket = async (scope: InboundScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
-  try {
-    const snapshot = await scope.viewers(ticket.companyId);
-    if (snapshot.connections.length === 0) return;
-    const audience = ticketAudience(snapshot, ticket);
-    // LGPD (D42): where the company hides numbers, plain users get the contact's number masked.
-    const hideNumbers = await scope.hidesNumbers(ticket.companyId);
-    const manager: Audience = (c) => c.profile === 'admin' || c.super;
-    for (const { channel, ...event } of events) {
-      const full = { ...event, channel: `company-${ticket.companyId}-${channel}` } as RealtimeEvent;
-      if (!hideNumbers) {
-        await publishToConnections(snapshot.connections, full, audience);
-        continue;
-      }
-      await publishToConnections(snapshot.connections, full, (c) => audience(c) && manager(c));
-      await publishToConnections(snapshot.connections, maskEventNumbers(full), (c) => audience(c) && !manager(c));
-    }
-  } catch (err) {
-    logger.warn('inbound events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
-  }
-};
 
 // -------------------------------------------------------------------------------------------- messages
 

@@ -1,7 +1,7 @@
 import { getMessage, markSendFailed, raiseAck, type StoredMessage } from '../../data/message-repository';
 import { getTicket } from '../../data/ticket-repository';
 import { InboundScope } from '../inbound/inbound-scope';
-import { publishForTicket } from '../inbound/inbound-service';
+import { publishForTicket } from '../tickets/ticket-events';
 import { toMessageView } from '../tickets/ticket-views';
 import type { OutboundSend } from './outbound-queue';
 
