@@ -8,7 +8,16 @@
  * slash: the gateway and the router strip one, so the spec's `/users/` and `/users` are the same route.
  */
 
-export const AREAS = ['system', 'auth', 'tags', 'settings', 'users', 'connections', 'contacts'] as const;
+export const AREAS = [
+  'system',
+  'auth',
+  'tags',
+  'settings',
+  'users',
+  'connections',
+  'contacts',
+  'quick-messages',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -125,10 +134,62 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'toggle-contact-disable-bot',
     auth: 'user',
   },
+  // Ticket notes (decisions D56): on tickets the caller may see; delete by the author or an admin.
+  { method: 'POST', path: '/ticket-notes', area: 'contacts', handler: 'create-ticket-note', auth: 'user' },
+  { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
+  { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
 
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },
   { method: 'GET', path: '/tags/{id}', area: 'tags', handler: 'get-tag', auth: 'user' },
+  // Contact and ticket tags (core §7; decisions D55): any user for contacts (company-wide), tickets only
+  // the ones the caller may see (the service checks through ticket-access).
+  { method: 'GET', path: '/tags/list', area: 'tags', handler: 'list-tag-names', auth: 'user' },
+  { method: 'POST', path: '/tags/sync', area: 'tags', handler: 'sync-contact-tags', auth: 'user' },
+  { method: 'GET', path: '/contactTags/{contactId}', area: 'tags', handler: 'get-contact-tags', auth: 'user' },
+  { method: 'DELETE', path: '/ticket-tags/{ticketId}', area: 'tags', handler: 'remove-ticket-tags', auth: 'user' },
+  { method: 'PUT', path: '/ticket-tags/{ticketId}/{tagId}', area: 'tags', handler: 'add-ticket-tag', auth: 'user' },
+
+  // Quick replies (administration spec; decisions D58–D59): every user keeps their own; shared ones are
+  // seen by all; the service decides who may change which.
+  { method: 'GET', path: '/quick-messages', area: 'quick-messages', handler: 'list-quick-messages', auth: 'user' },
+  {
+    method: 'GET',
+    path: '/quick-messages/list',
+    area: 'quick-messages',
+    handler: 'list-composer-quick-messages',
+    auth: 'user',
+  },
+  { method: 'GET', path: '/quick-messages/{id}', area: 'quick-messages', handler: 'get-quick-message', auth: 'user' },
+  { method: 'POST', path: '/quick-messages', area: 'quick-messages', handler: 'create-quick-message', auth: 'user' },
+  {
+    method: 'PUT',
+    path: '/quick-messages/{id}',
+    area: 'quick-messages',
+    handler: 'update-quick-message',
+    auth: 'user',
+  },
+  {
+    method: 'DELETE',
+    path: '/quick-messages/{id}',
+    area: 'quick-messages',
+    handler: 'delete-quick-message',
+    auth: 'user',
+  },
+  {
+    method: 'POST',
+    path: '/quick-messages/{id}/media-upload',
+    area: 'quick-messages',
+    handler: 'upload-quick-message-media',
+    auth: 'user',
+  },
+  {
+    method: 'DELETE',
+    path: '/quick-messages/{id}/media-upload',
+    area: 'quick-messages',
+    handler: 'delete-quick-message-media',
+    auth: 'user',
+  },
 
   {
     method: 'GET',

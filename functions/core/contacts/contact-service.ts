@@ -24,6 +24,7 @@ import {
 } from '../../data/contact-repository';
 import { maskContactFor, shouldMaskNumbers } from './number-mask';
 import { searchForm } from '../../data/keys';
+import { listContactsByTags, renameContactTagLinks } from '../../data/tag-repository';
 
 /**
  * Contacts of a company (core spec §2 contacts list and drawer, §3 Contact, §5, §6, §7; decisions D42).
@@ -87,6 +88,10 @@ export interface ContactListInput extends PagingInput {
   isGroup?: boolean | undefined;
 }
 
+/** `company-{id}-contact` update for a contact changed elsewhere (its tags, decisions D55). */
+export const announceContact = (companyId: number, contact: Contact): Promise<void> =>
+  announce(companyId, { action: 'update', contact });
+
 /** Digits and phone punctuation only: a search by number. */
 const isNumberSearch = (s: string) => /^[\d\s()+\-.]+$/.test(s) && /\d/.test(s);
 
@@ -103,25 +108,35 @@ export const listCompanyContacts = async (
   const search = q.searchParam?.trim() ?? '';
   const tagIds = q.contactTag && q.contactTag.length > 0 ? q.contactTag : undefined;
   const channels = q.channel ? [q.channel] : CHANNELS;
+  const kinds = channels.flatMap((channel) =>
+    (q.isGroup === undefined ? [false, true] : [q.isGroup]).map((isGroup) => ({ channel, isGroup })),
+  );
   const page = await fetchPage(q, CONTACT_PAGE_SIZE, (cursor) =>
-    search && isNumberSearch(search)
-      ? searchContactsByNumber(auth.companyId, {
-          digits: numberDigits(search),
-          ...(q.channel ? { channels } : {}),
-          ...(q.isGroup === undefined ? {} : { isGroup: q.isGroup }),
-          ...(tagIds ? { tagIds } : {}),
+    // By tags: a Query of each tag's link partition, merged by name (D55); a number search keeps its own
+    // index and filters on the contact's tagIds.
+    tagIds && !(search && isNumberSearch(search))
+      ? listContactsByTags(auth.companyId, {
+          tagIds,
+          kinds,
+          namePrefix: search ? searchForm(search) : undefined,
           limit: CONTACT_PAGE_SIZE,
           cursor,
         })
-      : listContacts(auth.companyId, {
-          kinds: channels.flatMap((channel) =>
-            (q.isGroup === undefined ? [false, true] : [q.isGroup]).map((isGroup) => ({ channel, isGroup })),
-          ),
-          namePrefix: search ? searchForm(search) : undefined,
-          tagIds,
-          limit: CONTACT_PAGE_SIZE,
-          cursor,
-        }),
+      : search && isNumberSearch(search)
+        ? searchContactsByNumber(auth.companyId, {
+            digits: numberDigits(search),
+            ...(q.channel ? { channels } : {}),
+            ...(q.isGroup === undefined ? {} : { isGroup: q.isGroup }),
+            ...(tagIds ? { tagIds } : {}),
+            limit: CONTACT_PAGE_SIZE,
+            cursor,
+          })
+        : listContacts(auth.companyId, {
+            kinds,
+            namePrefix: search ? searchForm(search) : undefined,
+            limit: CONTACT_PAGE_SIZE,
+            cursor,
+          }),
   );
   const filtered = Boolean(search || tagIds || q.channel || q.isGroup !== undefined);
   const mask = await viewerMask(auth);
@@ -229,6 +244,8 @@ const change = async (
     const { changes, identityMove } = build(current);
     try {
       const updated = await updateContact(current, changes, identityMove);
+      // The tag links sort by the contact's name (D55).
+      if (updated.name !== current.name && updated.tagIds.length > 0) await renameContactTagLinks(updated);
       await announce(auth.companyId, { action: 'update', contact: updated });
       return updated;
     } catch (err) {

@@ -1,13 +1,30 @@
 import type { AuthContext } from '../auth-context';
-import { NotFound } from '../errors';
+import { BadRequest, Conflict, NotFound } from '../errors';
 import { fetchPage, type PagingInput } from '../paging';
-import { createTag, getTag, listTags, type Tag } from '../../data/tag-repository';
+import { announceContact } from '../contacts/contact-service';
+import { InboundScope } from '../inbound/inbound-scope';
+import { findVisibleTicket } from '../tickets/ticket-access';
+import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
+import { getContact, getLiveContact } from '../../data/contact-repository';
+import {
+  createTag,
+  getTag,
+  getTags,
+  listAllTags,
+  listContactTagIds,
+  listTags,
+  MAX_TAGS_PER_ITEM,
+  syncContactTags,
+  type InlineTag,
+  type Tag,
+} from '../../data/tag-repository';
+import { addTicketTag, removeTicketTags, type TaggedTicket } from '../../data/ticket-tag-repository';
 
 /**
- * Tags (spec: core §3 Tag; administration §2 Tags and kanban). The foundation's reference feature:
- * a service, a repository and route-table entries. Any signed-in user of the company may list and
- * create tags (attendants create them inline from the contact drawer); the workspace issue adds
- * edit, delete, sync and the kanban rules.
+ * Tags (spec: core §3 Tag, §7 ticket tags; administration §2 Tags and kanban; decisions D55). Any
+ * signed-in user of the company may list and create tags (attendants create them inline from the contact
+ * drawer), set a contact's tags (contacts are company-wide, D42) and tag the tickets they may see (the one
+ * door to a ticket: ticket-access.ts). Tag edit, delete and the kanban admin rules are the admin issue's.
  */
 export const TAG_PAGE_SIZE = 20;
 
@@ -41,3 +58,118 @@ export const getCompanyTag = async (auth: AuthContext, id: number): Promise<TagV
   if (!tag) throw new NotFound('ERR_NO_TAG_FOUND', 'Tag not found');
   return view(tag);
 };
+
+const tagNotFound = () => new NotFound('ERR_NO_TAG_FOUND', 'Tag not found');
+
+const byName = (a: TagView, b: TagView) => a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id;
+
+/** `GET /tags/list`: every tag of the company (kanban=1: only the kanban lanes), for pickers and the board. */
+export const listTagsForPicker = async (auth: AuthContext, kanban: 0 | 1 | undefined): Promise<TagView[]> =>
+  (await listAllTags(auth.companyId, kanban === 1)).map(view).sort(kanban === 1 ? (a, b) => a.id - b.id : byName);
+
+/** The contact's tags as views, by name. */
+const tagsOf = async (companyId: number, ids: readonly number[]): Promise<TagView[]> =>
+  (await getTags(companyId, ids)).map(view).sort(byName);
+
+/** `GET /contactTags/{contactId}`: the contact's tags (404 ERR_NO_CONTACT_FOUND for another company's). */
+export const contactTags = async (auth: AuthContext, contactId: number): Promise<{ tags: TagView[] }> => {
+  await getLiveContact(auth.companyId, contactId);
+  return { tags: await tagsOf(auth.companyId, await listContactTagIds(auth.companyId, contactId)) };
+};
+
+/** What `POST /tags/sync` names: a tag by id, or a new tag by name (the drawer's inline creation). */
+export type SyncTag = { id: number } | { name: string; color?: string | undefined; kanban?: 0 | 1 | undefined };
+
+/**
+ * `POST /tags/sync {contactId, tags}`: the contact's tags become exactly `tags`, in one transaction (new
+ * tags are created in it, random colour and kanban 0 unless given). Unknown tag ids are 400 naming the
+ * element; more than MAX_TAGS_PER_ITEM is 400. Announces the contact (`company-{id}-contact` update).
+ */
+export const syncTagsOfContact = async (
+  auth: AuthContext,
+  contactId: number,
+  tags: readonly SyncTag[],
+  randomColor: () => string,
+): Promise<{ tags: TagView[] }> => {
+  const ids = [...new Set(tags.flatMap((t) => ('id' in t ? [t.id] : [])))];
+  const inline: InlineTag[] = tags.flatMap((t) =>
+    'id' in t ? [] : [{ name: t.name, color: t.color ?? randomColor(), kanban: t.kanban ?? 0 }],
+  );
+  if (ids.length + inline.length > MAX_TAGS_PER_ITEM) {
+    throw new BadRequest('ERR_VALIDATION', 'Too many tags', [
+      { field: 'body.tags', reason: `at most ${MAX_TAGS_PER_ITEM} tags per contact` },
+    ]);
+  }
+  const known = new Set((await getTags(auth.companyId, ids)).map((t) => t.id));
+  const unknown = tags.flatMap((t, i) => ('id' in t && !known.has(t.id) ? [i] : []));
+  if (unknown.length > 0) {
+    throw new BadRequest(
+      'ERR_VALIDATION',
+      'Unknown tag',
+      unknown.map((i) => ({ field: `body.tags.${i}.id`, reason: 'no such tag' })),
+    );
+  }
+  for (let attempt = 1; ; attempt += 1) {
+    const contact = await getLiveContact(auth.companyId, contactId);
+    const current = await listContactTagIds(auth.companyId, contactId);
+    try {
+      // A failed transaction wrote nothing (inline tags included): a retry creates them afresh.
+      const result = await syncContactTags(contact, current, ids, inline, auth.userId);
+      await announceContact(auth.companyId, result.contact);
+      return { tags: await tagsOf(auth.companyId, result.contact.tagIds) };
+    } catch (err) {
+      if (attempt < 3 && err instanceof Conflict && err.code === 'ERR_CONFLICT') continue;
+      throw err;
+    }
+  }
+};
+
+/** The ticket's tags as the tag routes answer them. */
+export interface TicketTagsView {
+  ticketId: number;
+  tags: TagView[];
+}
+
+/** `company-{id}-ticket` update with the ticket view, to the users who may see the ticket. */
+const announceTicket = async (ticket: TaggedTicket): Promise<void> => {
+  const contact = await getContact(ticket.companyId, ticket.contactId);
+  if (!contact) return;
+  const scope = new InboundScope();
+  await publishForTicket(scope, ticket, [
+    { channel: 'ticket', action: 'update', ticket: await ticketViewOf(scope, ticket, contact) },
+  ]);
+};
+
+/** Reads the visible ticket again and applies `change`, retrying when another tag change won the race. */
+const changeTicketTags = async (
+  auth: AuthContext,
+  ticketId: number,
+  change: (ticket: TaggedTicket) => Promise<TaggedTicket>,
+): Promise<TicketTagsView> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const { ticket } = await findVisibleTicket(auth, ticketId);
+    try {
+      const updated = await change(ticket);
+      if (updated !== ticket) await announceTicket(updated);
+      return { ticketId, tags: await tagsOf(auth.companyId, updated.tagIds ?? []) };
+    } catch (err) {
+      if (attempt < 3 && err instanceof Conflict && err.code === 'ERR_CONFLICT') continue;
+      throw err;
+    }
+  }
+};
+
+/**
+ * `PUT /ticket-tags/{ticketId}/{tagId}`: the ticket must be one the caller may see (404/403 as
+ * ticket-access says), the tag one of the company (404 ERR_NO_TAG_FOUND). A kanban tag moves the card.
+ */
+export const tagTicket = async (auth: AuthContext, ticketId: number, tagId: number): Promise<TicketTagsView> => {
+  await findVisibleTicket(auth, ticketId);
+  const tag = await getTag(auth.companyId, tagId);
+  if (!tag) throw tagNotFound();
+  return changeTicketTags(auth, ticketId, (ticket) => addTicketTag(ticket, tag));
+};
+
+/** `DELETE /ticket-tags/{ticketId}`: removes every tag of a ticket the caller may see. */
+export const untagTicket = async (auth: AuthContext, ticketId: number): Promise<TicketTagsView> =>
+  changeTicketTags(auth, ticketId, removeTicketTags);

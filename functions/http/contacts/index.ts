@@ -12,6 +12,7 @@ import {
   toggleContactDisableBot,
   updateCompanyContact,
 } from '../../core/contacts/contact-service';
+import { addTicketNote, listNotesOfTicket, removeTicketNote } from '../../core/contacts/note-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
 
 /** The spec's contact form rules (core §5): name 2–250 (the wider reading), number 8–50, a valid e-mail. */
@@ -45,6 +46,8 @@ const tagList = z
   .pipe(z.array(z.number().int().positive(), { error: 'must be a JSON list of tag ids' }).max(20));
 
 const booleanText = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+const positiveId = z.coerce.number({ error: 'Required' }).int().positive();
 
 export const handlers: AreaHandlers = {
   'list-contacts': defineRoute({
@@ -98,6 +101,30 @@ export const handlers: AreaHandlers = {
   'toggle-contact-disable-bot': defineRoute({
     params: idParam,
     handle: async ({ auth, params }) => toggleContactDisableBot(auth!, params.id),
+  }),
+
+  // Ticket notes (core §3, §5, §7; decisions D56): kept with the contact, reached through the ticket.
+  'create-ticket-note': defineRoute({
+    body: z.object({
+      // Core §5: required, at least 2 characters.
+      note: z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(5000, 'Too Long!'),
+      ticketId: positiveId,
+      contactId: positiveId.optional(),
+    }),
+    handle: async ({ auth, body }) => respond(201, await addTicketNote(auth!, body)),
+  }),
+  'delete-ticket-note': defineRoute({
+    params: z.object({
+      id: z.string().regex(/^\d{1,10}-[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a note id (<contactId>-<ulid>)'),
+    }),
+    handle: async ({ auth, params }) => {
+      await removeTicketNote(auth!, params.id);
+      return respond(200, { message: 'Note deleted' });
+    },
+  }),
+  'list-ticket-notes': defineRoute({
+    query: z.object({ ticketId: positiveId, contactId: positiveId.optional() }),
+    handle: async ({ auth, query }) => listNotesOfTicket(auth!, query),
   }),
 };
 

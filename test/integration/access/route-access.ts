@@ -13,6 +13,9 @@ import { setSessionState } from '../../../functions/data/connection-repository';
 import { fakeGraph } from '../../helpers/fake-graph';
 import { createContact } from '../../../functions/data/contact-repository';
 import { nextId } from '../../../functions/data/counter-repository';
+import { createNote, noteWireId } from '../../../functions/data/note-repository';
+import { createQuickMessage } from '../../../functions/data/quick-message-repository';
+import { createTicket } from '../../../functions/data/ticket-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -113,6 +116,65 @@ const byContact = (request: (id: number) => RouteRequest): Pick<AccessRow, 'requ
   foreign: async (owner) => request((await foreignContact(owner)).id),
   missing: () => request(999_999_999),
 });
+
+/** An open ticket of a company for a fresh contact, assigned to `userId` (a plain user sees their own). */
+const someTicket = async (companyId: number, userId: number | null) => {
+  const contact = await someContact(companyId);
+  return createTicket(companyId, {
+    status: 'open',
+    queueId: null,
+    userId,
+    contactId: contact.id,
+    whatsappId: 1,
+    channel: 'whatsapp',
+    isGroup: false,
+    origin: 'active',
+  });
+};
+
+/** Another company's ticket, with an id (and contact id) the intruder's fresh company does not have. */
+const foreignTicket = async (owner: TestCompany) => {
+  await Promise.all([nextId(owner.company.id, 'ticket', 1000), nextId(owner.company.id, 'contact', 1000)]);
+  return someTicket(owner.company.id, owner.admin.id);
+};
+
+/** Routes keyed by a ticket id: one assigned to the caller, another tenant's, or one never made. */
+const byTicket = (
+  request: (t: { id: number }) => RouteRequest,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request(await someTicket(caller.companyId, caller.userId || null)),
+  foreign: async (owner) => request(await foreignTicket(owner)),
+  missing: () => request({ id: 999_999_999 }),
+});
+
+/** A shared quick reply of the caller (any user may see and change a shared, unlocked one). */
+const someQuickMessage = (companyId: number, userId: number) =>
+  createQuickMessage(companyId, {
+    shortcode: uniqueName('atalho'),
+    message: 'Bom dia!',
+    geral: true,
+    visao: false,
+    status: true,
+    userId,
+  });
+
+/** Routes keyed by a quick-reply id: the caller's own, another tenant's (shared), or one never made. */
+const byQuickMessage = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someQuickMessage(caller.companyId, caller.userId || 1)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'quickMessage', 1000);
+    return request((await someQuickMessage(owner.company.id, owner.admin.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+
+/** The spec's attachment form {typeArch, file}. */
+const quickMessageForm = () => {
+  const form = new FormData();
+  form.append('typeArch', 'quickMessage');
+  form.append('file', new Blob([Buffer.from('%PDF-1.4 teste')], { type: 'application/pdf' }), 'tabela.pdf');
+  return form;
+};
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
@@ -255,6 +317,98 @@ export const ACCESS: Record<string, AccessRow> = {
       return { path: `/tags/${tag.id}` };
     },
     missing: () => ({ path: '/tags/999999999' }),
+  },
+  // Contact and ticket tags, ticket notes (decisions D55–D56): tickets assigned to the caller, so a plain
+  // user may see them.
+  'GET /tags/list': { allow: signedIn, request: async () => ({ path: '/tags/list', query: { kanban: '0' } }) },
+  'POST /tags/sync': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/tags/sync',
+      body: { contactId: (await someContact(caller.companyId)).id, tags: [{ name: uniqueName('Sincronizada') }] },
+    }),
+  },
+  'GET /contactTags/{contactId}': { allow: signedIn, ...byContact((id) => ({ path: `/contactTags/${id}` })) },
+  'DELETE /ticket-tags/{ticketId}': { allow: signedIn, ...byTicket((t) => ({ path: `/ticket-tags/${t.id}` })) },
+  'PUT /ticket-tags/{ticketId}/{tagId}': {
+    allow: signedIn,
+    request: async (caller) => {
+      const ticket = await someTicket(caller.companyId, caller.userId || null);
+      const tag = await createTag(caller.companyId, { name: uniqueName('Lane'), color: '#123456', kanban: 1 });
+      return { path: `/ticket-tags/${ticket.id}/${tag.id}` };
+    },
+    foreign: async (owner) => {
+      const ticket = await foreignTicket(owner);
+      const tag = await createTag(owner.company.id, { name: uniqueName('Alheia'), color: '#654321', kanban: 0 });
+      return { path: `/ticket-tags/${ticket.id}/${tag.id}` };
+    },
+    missing: () => ({ path: '/ticket-tags/999999999/999999999' }),
+  },
+  'POST /ticket-notes': {
+    allow: signedIn,
+    request: async (caller) => {
+      const ticket = await someTicket(caller.companyId, caller.userId || null);
+      return {
+        path: '/ticket-notes',
+        body: { note: 'Cliente pediu retorno', ticketId: ticket.id, contactId: ticket.contactId },
+      };
+    },
+  },
+  'DELETE /ticket-notes/{id}': {
+    allow: signedIn,
+    request: async (caller) => {
+      const ticket = await someTicket(caller.companyId, caller.userId || null);
+      const note = await createNote(caller.companyId, {
+        contactId: ticket.contactId,
+        ticketId: ticket.id,
+        userId: caller.userId || 1,
+        note: 'Minha nota',
+      });
+      return { path: `/ticket-notes/${noteWireId(note)}` };
+    },
+    foreign: async (owner) => {
+      const ticket = await foreignTicket(owner);
+      const note = await createNote(owner.company.id, {
+        contactId: ticket.contactId,
+        ticketId: ticket.id,
+        userId: owner.admin.id,
+        note: 'Nota alheia',
+      });
+      return { path: `/ticket-notes/${noteWireId(note)}` };
+    },
+    missing: () => ({ path: '/ticket-notes/999999999-01ARZ3NDEKTSV4RRFFQ69G5FAV' }),
+  },
+  'GET /ticket-notes/list': {
+    allow: signedIn,
+    request: async (caller) => {
+      const ticket = await someTicket(caller.companyId, caller.userId || null);
+      return { path: '/ticket-notes/list', query: { ticketId: String(ticket.id) } };
+    },
+  },
+
+  // Quick replies (decisions D58–D59): every user their own; shared ones (geral) seen by everyone.
+  'GET /quick-messages': { allow: signedIn, request: async () => ({ path: '/quick-messages' }) },
+  'GET /quick-messages/list': { allow: signedIn, request: async () => ({ path: '/quick-messages/list' }) },
+  'GET /quick-messages/{id}': { allow: signedIn, ...byQuickMessage((id) => ({ path: `/quick-messages/${id}` })) },
+  'POST /quick-messages': {
+    allow: signedIn,
+    request: async () => ({ path: '/quick-messages', body: { shortcode: uniqueName('oi'), message: 'Olá!' } }),
+  },
+  'PUT /quick-messages/{id}': {
+    allow: signedIn,
+    ...byQuickMessage((id) => ({ path: `/quick-messages/${id}`, body: { message: 'Novo texto' } })),
+  },
+  'DELETE /quick-messages/{id}': {
+    allow: signedIn,
+    ...byQuickMessage((id) => ({ path: `/quick-messages/${id}` })),
+  },
+  'POST /quick-messages/{id}/media-upload': {
+    allow: signedIn,
+    ...byQuickMessage((id) => ({ path: `/quick-messages/${id}/media-upload`, body: quickMessageForm() })),
+  },
+  'DELETE /quick-messages/{id}/media-upload': {
+    allow: signedIn,
+    ...byQuickMessage((id) => ({ path: `/quick-messages/${id}/media-upload` })),
   },
 
   'GET /companySettings/{companyId}': { allow: signedIn, ...byCompany((c) => `/companySettings/${c}`) },
