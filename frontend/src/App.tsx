@@ -32,10 +32,8 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { titleKey: 'menu.dashboard' },
   { path: 'reports', titleKey: 'menu.reports' },
   { path: 'moments', titleKey: 'menu.moments' },
-  { path: 'tickets/:ticketUuid?', titleKey: 'menu.tickets' },
   { path: 'contacts', titleKey: 'menu.contacts' },
   { path: 'contacts/import', titleKey: 'menu.contactsImport' },
-  { path: 'quick-messages', titleKey: 'menu.quickMessages' },
   { path: 'schedules', titleKey: 'menu.schedules' },
   { path: 'tags', titleKey: 'menu.tags' },
   { path: 'Kanban', titleKey: 'menu.kanban' },
@@ -108,6 +106,16 @@ export const routes: RouteObject[] = [
         handle: { shell: true } satisfies FrameHandle,
         children: [
           ...COMING_SOON_ROUTES.map(comingSoonRoute),
+          {
+            path: 'tickets/:ticketUuid?',
+            lazy: async () => ({ Component: (await import('./pages/tickets/tickets-page')).TicketsPage }),
+          },
+          {
+            path: 'quick-messages',
+            lazy: async () => ({
+              Component: (await import('./pages/quick-messages/quick-messages-page')).QuickMessagesPage,
+            }),
+          },
           {
             path: 'users',
             lazy: async () => ({ Component: (await import('./pages/users/users-page')).UsersPage }),

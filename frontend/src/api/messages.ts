@@ -1,0 +1,141 @@
+import { api } from './transport';
+
+/**
+ * Messages of a ticket (core spec §3 Message, §7 Messages): the typed client of functions/http/messages.
+ * Wire shape: functions/core/tickets/ticket-views.ts MessageView.
+ */
+export interface Message {
+  id: string;
+  ticketId: number;
+  contactId: number;
+  body: string;
+  fromMe: boolean;
+  isPrivate: boolean;
+  isDeleted: boolean;
+  isEdited: boolean;
+  isForwarded: boolean;
+  mediaUrl: string | null;
+  mediaType: string;
+  mimetype?: string;
+  filename?: string;
+  quotedMsgId: string | null;
+  quotedMsg: {
+    id: string;
+    body: string;
+    mediaType: string;
+    mediaUrl: string | null;
+    fromMe: boolean;
+    contact: { name: string } | null;
+  } | null;
+  queueId: number | null;
+  /** 0 clock, 1 sent, 2 delivered, 3–4 read (played for audio), 5 played (core spec §4). */
+  ack: number;
+  read: boolean;
+  createdAt: string;
+  vCard: string | null;
+  dataJson: string | null;
+  participant: unknown;
+  userId: number | null;
+  sendError?: string;
+}
+
+export interface MessagePage {
+  /** Newest first, as the server pages them; the chat shows the oldest at the top. */
+  messages: Message[];
+  hasMore: boolean;
+}
+
+interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** GET /messages/{ticketUuid}?pageNumber (from 1)&selectedQueues. */
+export const listMessages = (
+  ticketUuid: string,
+  pageNumber: number,
+  selectedQueues: number[] = [],
+  options: CallOptions = {},
+): Promise<MessagePage> =>
+  api().get<MessagePage>(`/messages/${encodeURIComponent(ticketUuid)}`, {
+    ...options,
+    query: { pageNumber, selectedQueues: selectedQueues.length > 0 ? JSON.stringify(selectedQueues) : undefined },
+  });
+
+export interface TextMessageInput {
+  body: string;
+  quotedMsg?: Pick<Message, 'id' | 'body' | 'fromMe'> & Partial<Message>;
+  isPrivate?: boolean;
+  vCard?: string;
+  mediaKey?: string;
+}
+
+/** POST /messages/{ticketId} as JSON: a text (optionally quoting, private, a contact card, or a stored upload). */
+export const sendTextMessage = (ticketId: number, input: TextMessageInput): Promise<Message> =>
+  api().post<Message>(`/messages/${ticketId}`, { ...input, fromMe: true, read: 1 });
+
+/**
+ * POST /messages/{ticketId} as multipart: one request per file, with its own caption as `body` (the media
+ * preview has a caption per file, core spec §2).
+ */
+export const sendMediaMessage = (
+  ticketId: number,
+  file: Blob,
+  filename: string,
+  caption: string,
+  isPrivate = false,
+): Promise<Message> => {
+  const form = new FormData();
+  form.append('medias', file, filename);
+  form.append('body', caption);
+  form.append('fromMe', 'true');
+  form.append('isPrivate', String(isPrivate));
+  return api().post<Message>(`/messages/${ticketId}`, form);
+};
+
+/** POST /messages/edit/{id} {body}: own messages, within 15 minutes (core spec §4). */
+export const editMessage = (id: string, body: string): Promise<Message> =>
+  api().post<Message>(`/messages/edit/${encodeURIComponent(id)}`, { body });
+
+/** DELETE /messages/{id}: own messages only. */
+export const deleteMessage = async (id: string): Promise<void> => {
+  await api().delete<unknown>(`/messages/${encodeURIComponent(id)}`);
+};
+
+/** POST /message/forward {messageId, contactId, signMessage}. */
+export const forwardMessage = async (messageId: string, contactId: number, signMessage: boolean): Promise<void> => {
+  await api().post<unknown>('/message/forward', { messageId, contactId, signMessage });
+};
+
+/** Core spec §7: about 900 ms between forwards. */
+export const FORWARD_PAUSE_MS = 900;
+
+/** GET /messages/transcribeAudio/{file}: the audio's text. */
+export const transcribeAudio = async (file: string, options: CallOptions = {}): Promise<string> => {
+  const answer = await api().get<{ transcribedText?: string }>(
+    `/messages/transcribeAudio/${encodeURIComponent(file)}`,
+    options,
+  );
+  return answer.transcribedText ?? '';
+};
+
+export type ButtonMessageKind = 'lista' | 'copy' | 'call' | 'URL' | 'PIX';
+
+/** POST /messages/{kind}/{ticketId}: an interactive button message (list, copy, call-me, URL, PIX). */
+export const sendButtonMessage = (kind: ButtonMessageKind, ticketId: number, payload: object): Promise<unknown> =>
+  api().post<unknown>(`/messages/${kind}/${ticketId}`, payload);
+
+/** The stored name of a media URL (transcription takes the file name). */
+export const mediaFileName = (mediaUrl: string): string => decodeURIComponent(mediaUrl.split('/').pop() ?? '');
+
+/** Quick replies (core spec §2: a leading slash in the composer). The quick-messages helper's client replaces it. */
+export interface QuickReply {
+  id: number;
+  shortcode: string;
+  message: string;
+  mediaPath?: string | null;
+  mediaName?: string | null;
+}
+
+/** GET /quick-messages/list. */
+export const listQuickReplies = (options: CallOptions = {}): Promise<QuickReply[]> =>
+  api().get<QuickReply[]>('/quick-messages/list', options);

@@ -1,0 +1,297 @@
+import { ApiError } from './api-error';
+import { api } from './transport';
+
+/**
+ * Tickets (core spec §3 Ticket, §4 transitions, §7 Tickets): the typed client of functions/http/tickets,
+ * plus the few calls of other areas the ticket screen needs (company settings it reads, contact actions of
+ * the contact drawer, the tag and note calls of the drawer) until those areas have their own clients.
+ * Wire shapes: functions/core/tickets/ticket-views.ts.
+ */
+export type TicketStatus = 'open' | 'pending' | 'closed' | 'group' | 'nps' | 'lgpd';
+export type TicketChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
+
+export interface TicketContact {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  extraInfo: { id?: number; name: string; value: string }[];
+  disableBot: boolean;
+  active: boolean;
+  acceptAudioMessage: boolean;
+  isGroup: boolean;
+  channel: string;
+  urlPicture: string;
+  tags: { id: number }[];
+  lgpdAcceptedAt?: string | null;
+  whatsappId?: number | null;
+}
+
+export interface Ticket {
+  id: number;
+  uuid: string;
+  status: TicketStatus;
+  queueId: number | null;
+  queue: { id: number; name: string; color: string } | null;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  contactId: number;
+  contact: TicketContact;
+  whatsappId: number;
+  whatsapp: { id: number; name: string; groupAsTicket: string } | null;
+  channel: TicketChannel;
+  isGroup: boolean;
+  isBot: boolean;
+  lastMessage: string;
+  unreadMessages: number;
+  updatedAt: string;
+  createdAt: string;
+  tags: { id: number }[];
+  replyWindowEndsAt: string | null;
+  userRating?: { rate: number } | null;
+  useIntegration?: boolean;
+}
+
+export interface TicketPage {
+  tickets: Ticket[];
+  hasMore: boolean;
+  count: number;
+  nextCursor?: string;
+}
+
+/** The list's query (core spec §7 GET /tickets); list values travel as JSON arrays. */
+export interface TicketListQuery {
+  searchParam?: string;
+  pageNumber?: number;
+  status?: 'open' | 'pending' | 'closed' | 'group';
+  showAll?: boolean;
+  queueIds?: number[];
+  tags?: number[];
+  users?: number[];
+  whatsapps?: number[];
+  statusFilter?: string[];
+  withUnreadMessages?: boolean;
+  sortTickets?: 'ASC' | 'DESC';
+  searchOnMessages?: boolean;
+  cursor?: string;
+}
+
+interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const list = (values: unknown[] | undefined) => (values && values.length > 0 ? JSON.stringify(values) : undefined);
+
+/** The wire query of a list request: empty filters are left out, flags only when on. */
+export const ticketListQuery = (q: TicketListQuery): Record<string, string | number | undefined> => ({
+  searchParam: q.searchParam?.trim() || undefined,
+  pageNumber: q.pageNumber ?? 1,
+  status: q.status,
+  showAll: q.showAll ? 'true' : undefined,
+  queueIds: q.queueIds ? JSON.stringify(q.queueIds) : undefined,
+  tags: list(q.tags),
+  users: list(q.users),
+  whatsapps: list(q.whatsapps),
+  statusFilter: list(q.statusFilter),
+  withUnreadMessages: q.withUnreadMessages ? 'true' : undefined,
+  sortTickets: q.sortTickets,
+  searchOnMessages: q.searchOnMessages ? 'true' : undefined,
+  cursor: q.cursor,
+});
+
+const ticketPath = (id: number) => `/tickets/${encodeURIComponent(String(id))}`;
+
+/** GET /tickets: one page of the tickets the caller may see. */
+export const listTickets = (query: TicketListQuery, options: CallOptions = {}): Promise<TicketPage> =>
+  api().get<TicketPage>('/tickets', { ...options, query: ticketListQuery(query) });
+
+/** GET /tickets/u/{uuid}. */
+export const getTicketByUuid = (uuid: string, options: CallOptions = {}): Promise<Ticket> =>
+  api().get<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`, options);
+
+export interface NewTicketInput {
+  contactId: number;
+  queueId: number | null;
+  whatsappId: number | null;
+  userId: number;
+  status: 'open';
+}
+
+/** POST /tickets: a new open ticket; 409 ERR_OTHER_OPEN_TICKET when the contact already has one. */
+export const createTicket = (input: NewTicketInput): Promise<Ticket> => api().post<Ticket>('/tickets', input);
+
+export interface TicketUpdate {
+  status?: TicketStatus;
+  userId?: number | null;
+  queueId?: number | null;
+  msgTransfer?: string;
+  isTransfered?: boolean;
+  sendFarewellMessage?: boolean;
+  amountUsedBotQueues?: number;
+  useIntegration?: boolean;
+}
+
+/** PUT /tickets/{id}: every transition of core spec §4 (accept, return, resolve, ignore, reopen, transfer). */
+export const updateTicket = (id: number, update: TicketUpdate): Promise<Ticket> =>
+  api().put<Ticket>(ticketPath(id), update);
+
+/** The bodies of the spec's transitions (core §4), in one place. */
+export const transitions = {
+  accept: (me: number, queueId?: number | null): TicketUpdate => ({
+    status: 'open',
+    userId: me,
+    ...(queueId ? { queueId } : {}),
+  }),
+  returnToQueue: (): TicketUpdate => ({ status: 'pending', userId: null }),
+  resolve: (me: number | null, sendFarewellMessage: boolean): TicketUpdate => ({
+    status: 'closed',
+    sendFarewellMessage,
+    userId: me,
+  }),
+  ignore: (): TicketUpdate => ({ status: 'closed', sendFarewellMessage: false, amountUsedBotQueues: 0 }),
+  reopen: (me: number): TicketUpdate => ({ status: 'open', userId: me }),
+  transfer: (queueId: number, userId: number | null, msgTransfer: string): TicketUpdate => ({
+    queueId,
+    userId,
+    msgTransfer,
+    isTransfered: true,
+  }),
+};
+
+/** DELETE /tickets/{id} (permission ticket-options:deleteTicket). */
+export const deleteTicket = async (id: number): Promise<void> => {
+  await api().delete<unknown>(ticketPath(id));
+};
+
+/** POST /tickets/closeAll: closes every ticket of the status in the queues (admins). */
+export const closeAllTickets = async (status: string, selectedQueueIds: number[]): Promise<void> => {
+  await api().post<unknown>('/tickets/closeAll', { status, selectedQueueIds });
+};
+
+export interface TicketLogEntry {
+  type: string;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string } | null;
+  createdAt: string;
+}
+
+/** GET /tickets-log/{ticketId}: the ticket's timeline. */
+export const getTicketLog = (ticketId: number, options: CallOptions = {}): Promise<TicketLogEntry[]> =>
+  api().get<TicketLogEntry[]>(`/tickets-log/${encodeURIComponent(String(ticketId))}`, options);
+
+/** Who holds the ticket another create or accept ran into (details of 409 ERR_OTHER_OPEN_TICKET). */
+export interface OtherOpenTicket {
+  userId: number | null;
+  user: { name: string } | null;
+  queue: { name: string } | null;
+  uuid: string;
+  status: string;
+}
+
+export const otherOpenTicketOf = (err: unknown): OtherOpenTicket | null => {
+  if (!(err instanceof ApiError) || err.code !== 'ERR_OTHER_OPEN_TICKET' || !err.details) return null;
+  const d = err.details as Partial<OtherOpenTicket>;
+  if (typeof d.uuid !== 'string') return null;
+  return {
+    userId: typeof d.userId === 'number' ? d.userId : null,
+    user: d.user ?? null,
+    queue: d.queue ?? null,
+    uuid: d.uuid,
+    status: typeof d.status === 'string' ? d.status : '',
+  };
+};
+
+/** Real-time channel names (core spec §7). */
+export const ticketChannel = (companyId: number) => `company-${companyId}-ticket`;
+export const appMessageChannel = (companyId: number) => `company-${companyId}-appMessage`;
+export const contactChannel = (companyId: number) => `company-${companyId}-contact`;
+
+// --- Other areas the ticket screen calls -------------------------------------------------------------
+
+/** The company settings the ticket screen obeys (GET /companySettings/{companyId}, any signed-in user). */
+export interface TicketScreenSettings {
+  sendSignMessage?: string;
+  requiredTag?: string;
+  lgpdHideNumber?: string;
+  showNotificationPending?: boolean;
+  userRating?: string;
+  [column: string]: unknown;
+}
+
+export const getCompanySettings = (companyId: number, options: CallOptions = {}): Promise<TicketScreenSettings> =>
+  api().get<TicketScreenSettings>(`/companySettings/${encodeURIComponent(String(companyId))}`, options);
+
+/** A contact as GET /contacts lists it (the new-ticket, forward and send-contact dialogs search them). */
+export type ContactSummary = TicketContact;
+
+/** GET /contacts {searchParam}: the first page of contacts whose name or number matches. */
+export const searchContacts = async (searchParam: string, options: CallOptions = {}): Promise<ContactSummary[]> => {
+  const page = await api().get<{ contacts: ContactSummary[] }>('/contacts', {
+    ...options,
+    query: { searchParam, pageNumber: 1 },
+  });
+  return page.contacts;
+};
+
+export type ContactUpdate = Partial<Pick<TicketContact, 'name' | 'number' | 'email' | 'disableBot'>> & {
+  extraInfo?: { name: string; value: string }[];
+};
+
+/** PUT /contacts/{id}. */
+export const updateContact = (id: number, update: ContactUpdate): Promise<TicketContact> =>
+  api().put<TicketContact>(`/contacts/${id}`, update);
+
+/** PUT /contacts/block/{id} {active}: false blocks, true unblocks. */
+export const setContactActive = (id: number, active: boolean): Promise<TicketContact> =>
+  api().put<TicketContact>(`/contacts/block/${id}`, { active });
+
+/** PUT /contacts/toggleAcceptAudio/{id}. */
+export const toggleContactAcceptAudio = (id: number): Promise<TicketContact> =>
+  api().put<TicketContact>(`/contacts/toggleAcceptAudio/${id}`);
+
+/** A tag as GET /tags/list answers it (core spec §3 Tag). */
+export interface Tag {
+  id: number;
+  name: string;
+  color: string;
+  kanban: number;
+}
+
+/** GET /tags/list?kanban: the company's tags (kanban=1: only the kanban lanes). The tags helper's client replaces it. */
+export const listTagOptions = (kanban: 0 | 1, options: CallOptions = {}): Promise<Tag[]> =>
+  api().get<Tag[]>('/tags/list', { ...options, query: { kanban } });
+
+/** POST /tags/sync {contactId, tags}: the contact's tags become exactly these. */
+export const syncContactTags = async (contactId: number, tagIds: number[]): Promise<void> => {
+  await api().post<unknown>('/tags/sync', { contactId, tags: tagIds.map((id) => ({ id })) });
+};
+
+/** PUT /ticket-tags/{ticketId}/{tagId} after DELETE /ticket-tags/{ticketId}: the ticket's kanban lane. */
+export const setTicketKanbanTag = async (ticketId: number, tagId: number | null): Promise<void> => {
+  await api().delete<unknown>(`/ticket-tags/${ticketId}`);
+  if (tagId !== null) await api().put<unknown>(`/ticket-tags/${ticketId}/${tagId}`);
+};
+
+export interface TicketNote {
+  id: number;
+  note: string;
+  user: { name: string } | null;
+  createdAt: string;
+}
+
+/** GET /ticket-notes/list {ticketId, contactId}. */
+export const listTicketNotes = (
+  ticketId: number,
+  contactId: number,
+  options: CallOptions = {},
+): Promise<TicketNote[]> =>
+  api().get<TicketNote[]>('/ticket-notes/list', { ...options, query: { ticketId, contactId } });
+
+/** POST /ticket-notes {note, ticketId, contactId}. */
+export const addTicketNote = (note: string, ticketId: number, contactId: number): Promise<TicketNote> =>
+  api().post<TicketNote>('/ticket-notes', { note, ticketId, contactId });
+
+/** DELETE /ticket-notes/{id}. */
+export const deleteTicketNote = async (id: number): Promise<void> => {
+  await api().delete<unknown>(`/ticket-notes/${id}`);
+};
