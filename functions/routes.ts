@@ -16,6 +16,8 @@ export const AREAS = [
   'users',
   'connections',
   'contacts',
+  'tickets',
+  'messages',
   'quick-messages',
 ] as const;
 export type Area = (typeof AREAS)[number];
@@ -138,6 +140,42 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/ticket-notes', area: 'contacts', handler: 'create-ticket-note', auth: 'user' },
   { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
+
+  // Messages (core spec §7; decisions D50–D54): the service checks the ticket's visibility and the rules.
+  { method: 'GET', path: '/messages/{ticketUuid}', area: 'messages', handler: 'list-messages', auth: 'user' },
+  { method: 'POST', path: '/messages/{ticketId}', area: 'messages', handler: 'send-message', auth: 'user' },
+  {
+    method: 'POST',
+    path: '/messages/uploads/{ticketId}',
+    area: 'messages',
+    handler: 'create-message-upload',
+    auth: 'user',
+  },
+  { method: 'POST', path: '/messages/edit/{id}', area: 'messages', handler: 'edit-message', auth: 'user' },
+  { method: 'DELETE', path: '/messages/{id}', area: 'messages', handler: 'delete-message', auth: 'user' },
+  { method: 'POST', path: '/message/forward', area: 'messages', handler: 'forward-message', auth: 'user' },
+  {
+    method: 'GET',
+    path: '/messages/transcribeAudio/{file}',
+    area: 'messages',
+    handler: 'transcribe-audio',
+    auth: 'user',
+    planFlag: 'useOpenAi',
+  },
+  { method: 'POST', path: '/messages/lista/{id}', area: 'messages', handler: 'send-list-message', auth: 'user' },
+  { method: 'POST', path: '/messages/copy/{id}', area: 'messages', handler: 'send-copy-message', auth: 'user' },
+  { method: 'POST', path: '/messages/call/{id}', area: 'messages', handler: 'send-call-message', auth: 'user' },
+  { method: 'POST', path: '/messages/URL/{id}', area: 'messages', handler: 'send-url-message', auth: 'user' },
+  { method: 'POST', path: '/messages/PIX/{id}', area: 'messages', handler: 'send-pix-message', auth: 'user' },
+  { method: 'GET', path: '/messages-allMe', area: 'messages', handler: 'count-messages', auth: 'user' },
+
+  { method: 'GET', path: '/tickets', area: 'tickets', handler: 'list-tickets', auth: 'user' },
+  { method: 'GET', path: '/tickets/u/{uuid}', area: 'tickets', handler: 'get-ticket-by-uuid', auth: 'user' },
+  { method: 'POST', path: '/tickets', area: 'tickets', handler: 'create-ticket', auth: 'user' },
+  { method: 'PUT', path: '/tickets/{id}', area: 'tickets', handler: 'update-ticket', auth: 'user' },
+  { method: 'DELETE', path: '/tickets/{id}', area: 'tickets', handler: 'delete-ticket', auth: 'admin' },
+  { method: 'POST', path: '/tickets/closeAll', area: 'tickets', handler: 'close-all-tickets', auth: 'admin' },
+  { method: 'GET', path: '/tickets-log/{ticketId}', area: 'tickets', handler: 'list-ticket-log', auth: 'user' },
 
   { method: 'GET', path: '/tags', area: 'tags', handler: 'list-tags', auth: 'user' },
   { method: 'POST', path: '/tags', area: 'tags', handler: 'create-tag', auth: 'user' },

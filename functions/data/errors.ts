@@ -1,3 +1,4 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { Conflict, DomainError, ServiceUnavailable } from '../core/errors';
 
 /**
@@ -21,14 +22,27 @@ export const isConditionalFailure = (err: unknown): boolean =>
         (r) => r.Code === 'ConditionalCheckFailed',
       )));
 
+/**
+ * The document client does not unmarshall the old item a failed transaction reports (`CancellationReasons`
+ * keep DynamoDB's `{N: '5'}` form): turn such an item into plain values.
+ */
+const TYPES = new Set(['S', 'N', 'B', 'BOOL', 'NULL', 'M', 'L', 'SS', 'NS', 'BS']);
+const plain = (item: Record<string, unknown>): Record<string, unknown> => {
+  const marshalled = Object.values(item).every(
+    (v) => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && TYPES.has(Object.keys(v)[0]!),
+  );
+  return marshalled ? unmarshall(item as Parameters<typeof unmarshall>[0]) : item;
+};
+
 export const conditionalFailure = (err: unknown): ConditionalFailure => {
   const e = err as {
     Item?: Record<string, unknown>;
     CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[];
   };
   const failed = e.CancellationReasons?.find((r) => r.Code === 'ConditionalCheckFailed');
+  const item = e.Item ?? failed?.Item;
   return {
-    ...(e.Item ? { item: e.Item } : failed?.Item ? { item: failed.Item } : {}),
+    ...(item ? { item: plain(item) } : {}),
     ...(e.CancellationReasons ? { reasons: e.CancellationReasons.map((r) => r.Code) } : {}),
   };
 };

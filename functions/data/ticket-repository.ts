@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import type { TicketStatus } from '../core/tickets/visibility';
 import { db, tableName } from './client';
@@ -116,7 +123,7 @@ export const ticketListKeys = (
       }),
 });
 
-const toTicket = (item: Record<string, unknown>): Ticket => {
+export const toTicket = (item: Record<string, unknown>): Ticket => {
   const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, ...rest } = item;
   return rest as unknown as Ticket;
 };
@@ -268,6 +275,7 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
               ...(ticket.queueId === null ? {} : { queuedAt: at }),
             }),
             put({ ...ticketUuidKeys(companyId, ticket.uuid), type: 'TUUID', companyId, ticketId: id }),
+            ...liveCountUpdates(companyId, null, ticket),
             put(
               {
                 pk: ticketPartition(companyId, id),
@@ -295,98 +303,359 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
   return ticket;
 };
 
+/** Live counts (data-model §2.30 `C#<c>#STATS#NOW`): tickets per queue × status and attendant × status. */
+export const liveCountsPartition = (companyId: number): string => `${company(companyId)}#STATS#NOW`;
+export const queueCountKey = (queueId: number | null, status: TicketStatus): string =>
+  `Q#${pad(queueId ?? 0)}#${status}`;
+export const userCountKey = (userId: number, status: TicketStatus): string => `U#${pad(userId)}#${status}`;
+
+type CountedTicket = Pick<Ticket, 'queueId' | 'userId' | 'status'>;
+const countKeysOf = (t: CountedTicket): string[] => [
+  queueCountKey(t.queueId, t.status),
+  ...(t.userId === null ? [] : [userCountKey(t.userId, t.status)]),
+];
+
 /**
- * Closes a ticket (resolve; data-model §2.14): status `closed`, the guard removed (so the contact's next
- * message opens a new ticket), `LAST#<w>` kept for `timeCreateNewTicket`, the tracking record finished and
- * a `closed` log entry — one transaction, conditional on the status and version the caller saw.
- * 409 ERR_CONFLICT when the ticket changed meanwhile.
+ * The live-count moves of a change from `before` to `after` (either null for a create or a delete), as
+ * transaction items: ADD −1 on the old keys and +1 on the new ones, nothing for keys both share. Counts are
+ * moved in the same transaction as the ticket, so they are exact (decisions D43).
  */
+export const liveCountUpdates = (companyId: number, before: CountedTicket | null, after: CountedTicket | null) => {
+  const delta = new Map<string, number>();
+  for (const k of before ? countKeysOf(before) : []) delta.set(k, (delta.get(k) ?? 0) - 1);
+  for (const k of after ? countKeysOf(after) : []) delta.set(k, (delta.get(k) ?? 0) + 1);
+  return [...delta]
+    .filter(([, n]) => n !== 0)
+    .map(([sk, n]) => ({
+      Update: {
+        TableName: tableName(),
+        Key: { pk: liveCountsPartition(companyId), sk },
+        UpdateExpression: 'SET #type = :type ADD n :n',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': 'LIVE_COUNT', ':n': n },
+      },
+    }));
+};
+
+/** The live counts for these keys (`queueCountKey`/`userCountKey`), missing ones as 0. */
+export const getLiveCounts = async (companyId: number, keys: readonly string[]): Promise<Map<string, number>> => {
+  const counts = new Map<string, number>(keys.map((k) => [k, 0]));
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] = unique
+      .slice(i, i + 100)
+      .map((sk) => ({ pk: liveCountsPartition(companyId), sk }));
+    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt += 1) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await mapDynamoErrors(() =>
+        db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } })),
+      );
+      for (const item of out.Responses?.[tableName()] ?? []) counts.set(String(item.sk), Math.max(0, Number(item.n)));
+      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return counts;
+};
+
+const logItem = (ticket: Pick<Ticket, 'companyId' | 'id'>, entry: TicketLogEntry, time: number) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      pk: ticketPartition(ticket.companyId, ticket.id),
+      sk: `LOG#${newUlid(time)}`,
+      type: 'TICKET_LOG',
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      logType: entry.type,
+      userId: entry.userId,
+      queueId: entry.queueId,
+      createdAt: entry.createdAt,
+    },
+  },
+});
+
+export interface TicketChange {
+  status: TicketStatus;
+  userId: number | null;
+  queueId: number | null;
+  /** Extra ticket fields the transition sets (amountUsedBotQueues, useIntegration, isBot, ...). */
+  fields?: Partial<Pick<Ticket, 'amountUsedBotQueues' | 'useIntegration' | 'isBot' | 'integrationId' | 'promptId'>>;
+  /** Log entries, in order (`userId` null for the system). */
+  logs: Omit<TicketLogEntry, 'createdAt'>[];
+}
+
+/** The ticket changed (or is gone) since the caller read it: `current` is what it is now, if anything. */
+export class TicketChanged extends Conflict {
+  constructor() {
+    super('ERR_CONFLICT', 'The ticket changed meanwhile, reload it');
+  }
+}
+
+/**
+ * Moves a ticket to a new status / attendant / queue in one transaction, conditional on the status and
+ * version the caller read (data-model §2.14), so of two attendants accepting the same pending ticket
+ * exactly one commits and the other gets `TicketChanged`. Closing removes the contact's open-ticket guard
+ * and records `LAST#<w>`; reopening a closed ticket puts the guard back (`OtherOpenTicket` when the contact
+ * has another not-closed ticket on the connection). The tracking record, the log entries and the live
+ * counts move in the same transaction. `updatedAt` becomes now: a transition puts the ticket on top.
+ */
+export const transitionTicket = async (ticket: Ticket, change: TicketChange, now = new Date()): Promise<Ticket> => {
+  const at = now.toISOString();
+  const next: Ticket = {
+    ...ticket,
+    ...change.fields,
+    status: change.status,
+    userId: change.userId,
+    queueId: change.queueId,
+    updatedAt: at,
+    version: ticket.version + 1,
+  };
+  const { companyId, id } = ticket;
+  const lists = ticketListKeys(next);
+  const fields = Object.entries(change.fields ?? {});
+  const closing = ticket.status !== 'closed' && next.status === 'closed';
+  const reopening = ticket.status === 'closed' && next.status !== 'closed';
+  const opening = next.userId !== null && next.userId !== ticket.userId && next.status !== 'closed';
+  const guard = reopening
+    ? [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+              type: 'TICKET_OPEN',
+              companyId,
+              ticketId: id,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+          },
+        },
+      ]
+    : [];
+  const items = [
+    ...guard,
+    {
+      Update: {
+        TableName: tableName(),
+        Key: ticketKeys(companyId, id),
+        UpdateExpression:
+          'SET #status = :status, userId = :user, queueId = :queue, updatedAt = :at, version = :next, ' +
+          'gsi1pk = :g1pk, gsi1sk = :g1sk' +
+          (lists.gsi2pk ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : '') +
+          fields.map(([k]) => `, #f_${k} = :f_${k}`).join('') +
+          (lists.gsi2pk ? '' : ' REMOVE gsi2pk, gsi2sk'),
+        ConditionExpression: '#status = :from AND version = :v',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          ...Object.fromEntries(fields.map(([k]) => [`#f_${k}`, k])),
+        },
+        ExpressionAttributeValues: {
+          ':status': next.status,
+          ':user': next.userId,
+          ':queue': next.queueId,
+          ':at': at,
+          ':next': next.version,
+          ':g1pk': lists.gsi1pk,
+          ':g1sk': lists.gsi1sk,
+          ':from': ticket.status,
+          ':v': ticket.version,
+          ...(lists.gsi2pk ? { ':g2pk': lists.gsi2pk, ':g2sk': lists.gsi2sk } : {}),
+          ...Object.fromEntries(fields.map(([k, v]) => [`:f_${k}`, v])),
+        },
+      },
+    },
+    ...(closing
+      ? [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+              ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
+              ExpressionAttributeValues: { ':id': id },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...lastTicketKeys(companyId, ticket.contactId, ticket.whatsappId),
+                type: 'TICKET_LAST',
+                companyId,
+                ticketId: id,
+                closedAt: at,
+              },
+            },
+          },
+        ]
+      : []),
+    {
+      Update: {
+        TableName: tableName(),
+        Key: trackingKeys(companyId, id),
+        UpdateExpression:
+          'SET #status = :status, userId = :user, queueId = :queue' +
+          (closing ? ', finishedAt = :at' : '') +
+          (opening ? ', startedAt = if_not_exists(startedAt, :at)' : '') +
+          (reopening ? ' REMOVE finishedAt' : ''),
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':status': next.status,
+          ':user': next.userId,
+          ':queue': next.queueId,
+          ...(closing || opening ? { ':at': at } : {}),
+        },
+      },
+    },
+    ...change.logs.map((entry, i) => logItem(ticket, { ...entry, createdAt: at }, now.getTime() + i)),
+    ...liveCountUpdates(companyId, ticket, next),
+  ];
+  await mapDynamoErrors(
+    () => db().send(new TransactWriteCommand({ TransactItems: items })),
+    (failure) =>
+      reopening && failure.reasons?.[0] === 'ConditionalCheckFailed'
+        ? new OtherOpenTicket(failure.item?.ticketId === undefined ? null : Number(failure.item.ticketId))
+        : new TicketChanged(),
+  );
+  return next;
+};
+
+/** Closes a ticket (resolve, ignore, close-all): `transitionTicket` to `closed` with a `closed` log entry. */
 export const closeTicket = async (
   ticket: Ticket,
-  options: { userId?: number | null; now?: Date } = {},
-): Promise<Ticket> => {
-  const now = options.now ?? new Date();
-  const at = now.toISOString();
-  const closed: Ticket = { ...ticket, status: 'closed', updatedAt: at, version: ticket.version + 1 };
+  options: { userId?: number | null; now?: Date; fields?: TicketChange['fields'] } = {},
+): Promise<Ticket> =>
+  transitionTicket(
+    ticket,
+    {
+      status: 'closed',
+      userId: ticket.userId,
+      queueId: ticket.queueId,
+      ...(options.fields ? { fields: options.fields } : {}),
+      logs: [{ type: 'closed', userId: options.userId ?? null, queueId: ticket.queueId }],
+    },
+    options.now,
+  );
+
+/**
+ * Deletes a ticket's live items in one transaction — TICKET, TRACKING, the uuid pointer and, unless closed,
+ * the contact's open-ticket guard — with its live counts, conditional on the version the caller read.
+ * Its messages and log go afterwards (`purgeTicketPartition`).
+ */
+export const deleteTicketItems = async (ticket: Ticket): Promise<void> => {
   const { companyId, id } = ticket;
-  const lists = ticketListKeys(closed);
   await mapDynamoErrors(
     () =>
       db().send(
         new TransactWriteCommand({
           TransactItems: [
             {
-              Update: {
-                TableName: tableName(),
-                Key: ticketKeys(companyId, id),
-                UpdateExpression:
-                  'SET #status = :closed, updatedAt = :at, version = :next, gsi1pk = :g1pk, gsi1sk = :g1sk' +
-                  (lists.gsi2pk ? ', gsi2pk = :g2pk, gsi2sk = :g2sk' : ''),
-                ConditionExpression: '#status = :from AND version = :v',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':closed': 'closed',
-                  ':at': at,
-                  ':next': closed.version,
-                  ':g1pk': lists.gsi1pk,
-                  ':g1sk': lists.gsi1sk,
-                  ':from': ticket.status,
-                  ':v': ticket.version,
-                  ...(lists.gsi2pk ? { ':g2pk': lists.gsi2pk, ':g2sk': lists.gsi2sk } : {}),
-                },
-              },
-            },
-            {
               Delete: {
                 TableName: tableName(),
-                Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
-                ConditionExpression: 'ticketId = :id',
-                ExpressionAttributeValues: { ':id': id },
+                Key: ticketKeys(companyId, id),
+                ConditionExpression: 'version = :v',
+                ExpressionAttributeValues: { ':v': ticket.version },
               },
             },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...lastTicketKeys(companyId, ticket.contactId, ticket.whatsappId),
-                  type: 'TICKET_LAST',
-                  companyId,
-                  ticketId: id,
-                  closedAt: at,
-                },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: trackingKeys(companyId, id),
-                UpdateExpression: 'SET #status = :closed, finishedAt = :at',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':closed': 'closed', ':at': at },
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  pk: ticketPartition(companyId, id),
-                  sk: `LOG#${newUlid(now.getTime())}`,
-                  type: 'TICKET_LOG',
-                  companyId,
-                  ticketId: id,
-                  logType: 'closed',
-                  userId: options.userId ?? null,
-                  queueId: ticket.queueId,
-                  createdAt: at,
-                },
-              },
-            },
+            { Delete: { TableName: tableName(), Key: trackingKeys(companyId, id) } },
+            { Delete: { TableName: tableName(), Key: ticketUuidKeys(companyId, ticket.uuid) } },
+            ...(ticket.status === 'closed'
+              ? []
+              : [
+                  {
+                    Delete: {
+                      TableName: tableName(),
+                      Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+                      ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
+                      ExpressionAttributeValues: { ':id': id },
+                    },
+                  },
+                ]),
+            ...liveCountUpdates(companyId, ticket, null),
           ],
         }),
       ),
-    () => new Conflict('ERR_CONFLICT', 'The ticket changed meanwhile, reload it'),
+    () => new TicketChanged(),
   );
-  return closed;
+};
+
+/**
+ * Removes what is left in a deleted ticket's partition (messages — and with them their contact-history
+ * index entries —, log, tags), 25 keys per BatchWrite. O(items of the ticket), run once after a delete.
+ */
+export const purgeTicketPartition = async (companyId: number, ticketId: number): Promise<number> => {
+  let removed = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': ticketPartition(companyId, ticketId) },
+          ProjectionExpression: 'pk, sk',
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    const keys = (out.Items ?? []).map((i) => ({ pk: i.pk, sk: i.sk }));
+    for (let i = 0; i < keys.length; i += 25) {
+      let pending = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let attempt = 0; pending.length > 0 && attempt < 8; attempt += 1) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+        const res = await mapDynamoErrors(() =>
+          db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } })),
+        );
+        pending = (res.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
+      }
+    }
+    removed += keys.length;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return removed;
+};
+
+/**
+ * Records that a user opened a ticket (`access` log entry), at most once per user per ticket per hour:
+ * a marker item `ACCESS#<userId>` holds the last time, written conditionally with the entry.
+ */
+export const recordTicketAccess = async (
+  ticket: Pick<Ticket, 'companyId' | 'id' | 'queueId'>,
+  userId: number,
+  now = new Date(),
+): Promise<boolean> => {
+  const at = now.toISOString();
+  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  pk: ticketPartition(ticket.companyId, ticket.id),
+                  sk: `ACCESS#${pad(userId)}`,
+                  type: 'TICKET_ACCESS',
+                  companyId: ticket.companyId,
+                  at,
+                },
+                ConditionExpression: 'attribute_not_exists(pk) OR #at < :hourAgo',
+                ExpressionAttributeNames: { '#at': 'at' },
+                ExpressionAttributeValues: { ':hourAgo': hourAgo },
+              },
+            },
+            logItem(ticket, { type: 'access', userId, queueId: ticket.queueId, createdAt: at }, now.getTime()),
+          ],
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
 };
 
 /** The ticket log, oldest first (small: one entry per transition). */

@@ -55,3 +55,37 @@ export const publishForTicket = async (scope: InboundScope, ticket: Ticket, even
     logger.warn('ticket events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
   }
 };
+
+/**
+ * A ticket moved (created, transitioned, deleted): everyone who may see it now gets `update` with its view;
+ * those who could see it before and no longer can (another queue, another attendant) get `delete`, so
+ * their list drops it without a refresh. `after` null is a delete.
+ */
+export const publishTicketChange = async (
+  scope: InboundScope,
+  before: Ticket | null,
+  after: Ticket | null,
+  contact: Contact,
+): Promise<void> => {
+  const ticket = after ?? before;
+  if (!ticket) return;
+  try {
+    if (after) {
+      await publishForTicket(scope, after, [
+        { channel: 'ticket', action: 'update', ticket: await ticketViewOf(scope, after, contact) },
+      ]);
+    }
+    if (!before) return;
+    const snapshot = await scope.viewers(ticket.companyId);
+    if (snapshot.connections.length === 0) return;
+    const sawBefore = ticketAudience(snapshot, before);
+    const seesAfter: Audience = after ? ticketAudience(snapshot, after) : () => false;
+    await publishToConnections(
+      snapshot.connections,
+      { channel: `company-${ticket.companyId}-ticket`, action: 'delete', ticketId: ticket.id },
+      (c) => sawBefore(c) && !seesAfter(c),
+    );
+  } catch (err) {
+    logger.warn('ticket events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
+  }
+};

@@ -16,6 +16,10 @@ import { nextId } from '../../../functions/data/counter-repository';
 import { createNote, noteWireId } from '../../../functions/data/note-repository';
 import { createQuickMessage } from '../../../functions/data/quick-message-repository';
 import { createTicket } from '../../../functions/data/ticket-repository';
+import { putMediaObject } from '../../../functions/data/media-store';
+import { storeMessage } from '../../../functions/data/message-repository';
+import { setCompanySetting } from '../../../functions/data/settings-repository';
+import { newUlid } from '../../../functions/data/ulids';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -176,6 +180,89 @@ const quickMessageForm = () => {
   return form;
 };
 
+/** An open WhatsApp ticket of a company on a connection of its own, assigned to `userId`, for message routes. */
+const messageTicket = async (companyId: number, userId: number) => {
+  const [connection, contact] = await Promise.all([someConnection(companyId), someContact(companyId)]);
+  return createTicket(companyId, {
+    status: 'open',
+    queueId: null,
+    userId: userId || null,
+    contactId: contact.id,
+    whatsappId: connection.id,
+    channel: 'whatsapp',
+    isGroup: false,
+    chatId: `${contact.number}@s.whatsapp.net`,
+    origin: 'active',
+  });
+};
+
+/** Another company's message ticket, with ticket and contact ids the intruder's fresh company does not have. */
+const foreignMessageTicket = async (owner: TestCompany) => {
+  await Promise.all([nextId(owner.company.id, 'ticket', 1000), nextId(owner.company.id, 'contact', 1000)]);
+  return messageTicket(owner.company.id, owner.admin.id);
+};
+
+const byMessageTicket = (
+  request: (id: number) => RouteRequest,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await messageTicket(caller.companyId, caller.userId)).id),
+  foreign: async (owner) => request((await foreignMessageTicket(owner)).id),
+  missing: () => request(999_999_999),
+});
+
+/**
+ * A message the user sent a moment ago on their ticket (an audio one, with the company's OpenAI key set, for
+ * transcription), as its wire id.
+ */
+const ownMessage = async (
+  companyId: number,
+  userId: number,
+  audio = false,
+  ticket?: { id: number; contactId: number; whatsappId: number },
+) => {
+  const on = ticket ?? (await messageTicket(companyId, userId));
+  const ulid = newUlid();
+  const mediaKey = `c/${companyId}/tickets/${on.id}/${ulid}/voz.ogg`;
+  if (audio) {
+    await putMediaObject(mediaKey, Buffer.concat([Buffer.from('OggS'), Buffer.alloc(64)]), 'audio/ogg');
+    await setCompanySetting(companyId, 'openAiKey', 'sk-matrix-key');
+  }
+  const createdAt = new Date().toISOString();
+  await storeMessage(
+    {
+      ulid,
+      companyId,
+      ticketId: on.id,
+      contactId: on.contactId,
+      whatsappId: on.whatsappId,
+      body: audio ? '' : 'Mensagem da matriz',
+      mediaType: audio ? 'audio' : 'chat',
+      ...(audio ? { mediaKey, mimetype: 'audio/ogg' } : {}),
+      fromMe: true,
+      isPrivate: false,
+      isDeleted: false,
+      isEdited: false,
+      isForwarded: false,
+      queueId: null,
+      ack: 0,
+      createdAt,
+      userId: userId || null,
+    },
+    { lastMessage: 'Mensagem da matriz', updatedAt: createdAt, unread: 'reset' },
+  );
+  return `${on.id}-${ulid}`;
+};
+
+const byOwnMessage = (
+  request: (id: string) => RouteRequest,
+  audio = false,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request(await ownMessage(caller.companyId, caller.userId, audio)),
+  foreign: async (owner) =>
+    request(await ownMessage(owner.company.id, owner.admin.id, audio, await foreignMessageTicket(owner))),
+  missing: () => request('999999999-01ARZ3NDEKTSV4RRFFQ69G5FAV'),
+});
+
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
 
@@ -303,6 +390,38 @@ export const ACCESS: Record<string, AccessRow> = {
     allow: signedIn,
     ...byContact((id) => ({ path: `/contacts/toggleDisableBot/${id}` })),
   },
+
+  // Tickets (issue 5 item 1): tickets assigned to the caller, so a plain user may see them.
+  'GET /tickets': { allow: signedIn, request: async () => ({ path: '/tickets', query: { status: 'pending' } }) },
+  'GET /tickets/u/{uuid}': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: `/tickets/u/${(await someTicket(caller.companyId, caller.userId || null)).uuid}`,
+    }),
+    foreign: async (owner) => ({ path: `/tickets/u/${(await foreignTicket(owner)).uuid}` }),
+    missing: () => ({ path: '/tickets/u/00000000-0000-4000-8000-000000000000' }),
+  },
+  'POST /tickets': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/tickets',
+      body: {
+        contactId: (await someContact(caller.companyId)).id,
+        whatsappId: (await someConnection(caller.companyId)).id,
+        status: 'open',
+      },
+    }),
+  },
+  'PUT /tickets/{id}': {
+    allow: signedIn,
+    ...byTicket((t) => ({ path: `/tickets/${t.id}`, body: { status: 'pending', userId: null } })),
+  },
+  'DELETE /tickets/{id}': { allow: admins, ...byTicket((t) => ({ path: `/tickets/${t.id}` })) },
+  'POST /tickets/closeAll': {
+    allow: admins,
+    request: async () => ({ path: '/tickets/closeAll', body: { status: 'pending', selectedQueueIds: [] } }),
+  },
+  'GET /tickets-log/{ticketId}': { allow: signedIn, ...byTicket((t) => ({ path: `/tickets-log/${t.id}` })) },
 
   'GET /tags': { allow: signedIn, request: async () => ({ path: '/tags' }) },
   'POST /tags': { allow: signedIn, request: async () => ({ path: '/tags', body: { name: uniqueName('Etiqueta') } }) },
@@ -558,6 +677,76 @@ export const ACCESS: Record<string, AccessRow> = {
       (id) => ({ path: `/simulator/${id}/read`, body: { number: '5511900000001' } }),
       (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
     ),
+  },
+
+  // Messages (decisions D50–D54): on an open ticket assigned to the caller (a plain user sees their own).
+  'GET /messages/{ticketUuid}': {
+    allow: signedIn,
+    request: async (caller) => ({ path: `/messages/${(await messageTicket(caller.companyId, caller.userId)).uuid}` }),
+    foreign: async (owner) => ({ path: `/messages/${(await foreignMessageTicket(owner)).uuid}` }),
+    missing: () => ({ path: '/messages/00000000-0000-4000-8000-000000000000' }),
+  },
+  'POST /messages/{ticketId}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({ path: `/messages/${id}`, body: { body: 'Olá!' } })),
+  },
+  'POST /messages/uploads/{ticketId}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({
+      path: `/messages/uploads/${id}`,
+      body: { filename: 'proposta.pdf', contentType: 'application/pdf', size: 1024 },
+    })),
+  },
+  'POST /messages/edit/{id}': {
+    allow: signedIn,
+    ...byOwnMessage((id) => ({ path: `/messages/edit/${id}`, body: { body: 'Corrigido' } })),
+  },
+  'DELETE /messages/{id}': { allow: signedIn, ...byOwnMessage((id) => ({ path: `/messages/${id}` })) },
+  'POST /message/forward': {
+    allow: signedIn,
+    request: async (caller) => {
+      const id = await ownMessage(caller.companyId, caller.userId);
+      const target = await someContact(caller.companyId);
+      return { path: '/message/forward', body: { messageId: id, contactId: target.id, signMessage: true } };
+    },
+  },
+  'GET /messages/transcribeAudio/{file}': {
+    allow: signedIn,
+    ...byOwnMessage((id) => ({ path: `/messages/transcribeAudio/${id}` }), true),
+  },
+  'POST /messages/lista/{id}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({
+      path: `/messages/lista/${id}`,
+      body: { title: 'Menu', body: 'Escolha', sections: [{ rows: [{ title: 'Vendas' }] }] },
+    })),
+  },
+  'POST /messages/copy/{id}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({ path: `/messages/copy/${id}`, body: { body: 'Cupom', copyCode: 'PROMO10' } })),
+  },
+  'POST /messages/call/{id}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({ path: `/messages/call/${id}`, body: { phoneNumber: '551133334444' } })),
+  },
+  'POST /messages/URL/{id}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({ path: `/messages/URL/${id}`, body: { url: 'https://exemplo.com' } })),
+  },
+  'POST /messages/PIX/{id}': {
+    allow: signedIn,
+    ...byMessageTicket((id) => ({
+      path: `/messages/PIX/${id}`,
+      body: { sendvalue: 10, sendkey_type: 'EMAIL', sendmerchant_name: 'Loja', sendKey: 'pix@exemplo.com' },
+    })),
+  },
+  // Dashboard data: admins (and plain users with showDashboard, which the matrix's attendant lacks).
+  'GET /messages-allMe': {
+    allow: admins,
+    request: async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      return { path: '/messages-allMe', query: { fromMe: 'true', dateStart: today, dateEnd: today } };
+    },
   },
 };
 

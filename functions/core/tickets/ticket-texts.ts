@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { Contact } from '../../data/contact-repository';
+import { claimProviderRef, messageWireId, storeMessage, type StoredMessage } from '../../data/message-repository';
+import { getTicket, type Ticket } from '../../data/ticket-repository';
+import { newUlid } from '../../data/ulids';
+import type { InboundScope } from '../inbound/inbound-scope';
+import { lastMessagePreview } from '../inbound/message-content';
+import { logger } from '../logger';
+import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
+import { isReplyWindowOpen } from '../messages/reply-window';
+import { publishForTicket, ticketViewOf } from './ticket-events';
+import { toContactView, toMessageView } from './ticket-views';
+
+/**
+ * Texts a ticket transition posts as the attendant (core §4): the greeting on accept, the farewell on
+ * resolve, the transfer notice. Stored like any outbound message (fromMe, ack 0, the attendant as author),
+ * then queued for the channel (decisions D34, D41). On Meta channels a closed 24-hour window skips the
+ * text (the transition still happens) rather than failing the attendant's action.
+ */
+export const postAgentText = async (
+  scope: InboundScope,
+  ticket: Ticket,
+  contact: Contact,
+  body: string,
+  userId: number | null,
+): Promise<StoredMessage | null> => {
+  const text = body.trim();
+  if (!text || !ticket.chatId) return null;
+  if (!isReplyWindowOpen(ticket)) {
+    logger.info('agent text skipped: reply window closed', { companyId: ticket.companyId, ticketId: ticket.id });
+    return null;
+  }
+  const { companyId, whatsappId } = ticket;
+  const providerId = whatsappMessageId(`${companyId}:${whatsappId}:${ticket.id}:agent:${randomUUID()}`);
+  const { ref } = await claimProviderRef(companyId, whatsappId, providerId, {
+    ticketId: ticket.id,
+    ulid: newUlid(Date.now()),
+    contactId: ticket.contactId,
+  });
+  const message: StoredMessage = {
+    ulid: ref.ulid,
+    companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId,
+    body: text,
+    mediaType: 'chat',
+    fromMe: true,
+    isPrivate: false,
+    isDeleted: false,
+    isEdited: false,
+    isForwarded: false,
+    queueId: ticket.queueId,
+    ack: 0,
+    createdAt: new Date().toISOString(),
+    providerId,
+    userId,
+  };
+  const outcome = await storeMessage(message, {
+    lastMessage: lastMessagePreview(message),
+    updatedAt: message.createdAt,
+    unread: 'reset',
+  });
+  if (outcome !== 'stored') return null;
+  const current = (await getTicket(companyId, ticket.id)) ?? ticket;
+  const view = await ticketViewOf(scope, current, contact);
+  await publishForTicket(scope, current, [
+    {
+      channel: 'appMessage',
+      action: 'create',
+      message: toMessageView(message, current),
+      ticket: view,
+      contact: toContactView(contact),
+    },
+  ]);
+  await enqueueOutbound({
+    kind: 'send',
+    companyId,
+    whatsappId,
+    channel: ticket.channel,
+    ticketId: ticket.id,
+    messageId: messageWireId(ticket.id, ref.ulid),
+    chatId: ticket.chatId,
+    ...(ticket.channel === 'whatsapp' ? { providerMessageId: providerId } : {}),
+    requestedAt: new Date().toISOString(),
+  });
+  return message;
+};
+
+/**
+ * A private note in the ticket (the transfer dialog's message, core §7 `msgTransfer`): stored as the
+ * attendant's message with `isPrivate`, shown to the team, never queued for the channel.
+ */
+export const postPrivateNote = async (
+  scope: InboundScope,
+  ticket: Ticket,
+  contact: Contact,
+  body: string,
+  userId: number,
+): Promise<StoredMessage | null> => {
+  const text = body.trim();
+  if (!text) return null;
+  const message: StoredMessage = {
+    ulid: newUlid(Date.now()),
+    companyId: ticket.companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    body: text,
+    mediaType: 'chat',
+    fromMe: true,
+    isPrivate: true,
+    isDeleted: false,
+    isEdited: false,
+    isForwarded: false,
+    queueId: ticket.queueId,
+    ack: 0,
+    createdAt: new Date().toISOString(),
+    userId,
+  };
+  const outcome = await storeMessage(message, {
+    lastMessage: lastMessagePreview(message),
+    updatedAt: message.createdAt,
+    unread: 'keep',
+  });
+  if (outcome !== 'stored') return null;
+  const current = (await getTicket(ticket.companyId, ticket.id)) ?? ticket;
+  await publishForTicket(scope, current, [
+    {
+      channel: 'appMessage',
+      action: 'create',
+      message: toMessageView(message, current),
+      ticket: await ticketViewOf(scope, current, contact),
+      contact: toContactView(contact),
+    },
+  ]);
+  return message;
+};
