@@ -77,6 +77,11 @@ const configSchema = z
     META_APP_SECRET_ARN: z.string().startsWith('arn:').optional(),
     /** What Meta's webhook verification must echo (`hub.verify_token`); chosen by us in the app's dashboard. */
     META_VERIFY_TOKEN: z.string().min(8).optional(),
+    /**
+     * OpenAI's API base (audio transcription with the company's key, decisions D53); tests point it at a
+     * local fake (test/helpers/fake-openai.ts).
+     */
+    OPENAI_API_URL: z.string().url().default('https://api.openai.com/v1'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })

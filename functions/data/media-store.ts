@@ -65,6 +65,49 @@ export const presignedMediaUrl = async (key: string, expiresInSeconds = 3600): P
   return getSignedUrl(s3(), new Get({ Bucket: bucket(), Key: key }), { expiresIn: expiresInSeconds });
 };
 
+/**
+ * A time-limited PUT URL for one object (message media uploaded by the browser straight to S3, decisions
+ * D51): signed for this key, content type and exact length, so S3 refuses any other upload on it.
+ */
+export const presignedUploadUrl = async (
+  key: string,
+  contentType: string,
+  contentLength: number,
+  expiresInSeconds = 900,
+): Promise<string> => {
+  const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+  return getSignedUrl(
+    s3(),
+    new PutObjectCommand({
+      Bucket: bucket(),
+      Key: key,
+      ContentType: contentType,
+      ContentLength: contentLength,
+      CacheControl: 'public, max-age=31536000, immutable',
+    }),
+    { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type', 'content-length']) },
+  );
+};
+
+/** An object's size and stored type, or null when there is none under the key. */
+export const headMediaObject = async (key: string): Promise<{ size: number; contentType: string } | null> => {
+  const { HeadObjectCommand } = await import('@aws-sdk/client-s3');
+  try {
+    const out = await s3().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+    return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+  } catch (err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (err as Error).name === 'NotFound' || (err as Error).name === 'NoSuchKey') return null;
+    throw err;
+  }
+};
+
+/** The first bytes of an object (its type is read from them, never from what the uploader claimed). */
+export const readMediaStart = async (key: string, length = 64): Promise<Buffer> => {
+  const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${length - 1}` }));
+  return Buffer.from(await out.Body!.transformToByteArray());
+};
+
 /** The URL browsers use for a stored key. */
 export const mediaUrl = (key: string): string => `${config().MEDIA_BASE_URL.replace(/\/$/, '')}/${key}`;
 

@@ -3,6 +3,7 @@ import { Conflict, ServiceUnavailable } from '../core/errors';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
+import { queryPage, type Page } from './query-page';
 import { company, pad } from './keys';
 import { ticketKeys, ticketListSortKey, ticketPartition } from './ticket-repository';
 
@@ -64,6 +65,10 @@ export interface StoredMessage {
   editedAt?: string;
   /** The send failed after its retries (decisions D41): the spec's `ERR_SENDING_WAPP_MSG`. */
   sendError?: string;
+  /** The audio's text, once someone asked for it (GET /messages/transcribeAudio, decisions D53). */
+  transcribedText?: string;
+  /** When the attendant deleted it (isDeleted). */
+  deletedAt?: string;
 }
 
 export interface ProviderRef {
@@ -383,3 +388,169 @@ export const markSendFailed = (companyId: number, ref: Pick<ProviderRef, 'ticket
     condition: 'ack = :zero AND attribute_not_exists(sendError)',
     values: { ':code': code, ':zero': 0 },
   });
+
+// ------------------------------------------------------------------------------- the messages API
+// (issue 5 item 3; decisions D50–D54). Reads page newest first; attendant edits and deletes are
+// conditional on the rules the service checked, so a race cannot slip past them.
+
+/** A ticket's messages, newest first, one page (base-table Query, strongly consistent: a sender sees its send). */
+export const listTicketMessagesPage = async (
+  companyId: number,
+  ticketId: number,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<Page<StoredMessage>> => {
+  const out = await queryPage({
+    scope: `messages:${companyId}:${ticketId}`,
+    partition: ticketPartition(companyId, ticketId),
+    sortPrefix: 'MSG#',
+    descending: true,
+    limit: page.limit,
+    cursor: page.cursor,
+  });
+  return { ...out, items: out.items.map(toMessage) };
+};
+
+/**
+ * A contact's whole history across tickets (allHistoric), newest first: gsi3 `C#<c>#CT#<contactId>#M`.
+ * `queueIds` keeps messages written while their ticket was in one of those queues, without a queue, or of
+ * `ticketId` (the ticket being read, whatever its queue); filtering spends the read budget (data-model §1.7).
+ */
+export const listContactHistoryPage = async (
+  companyId: number,
+  contactId: number,
+  page: { limit: number; cursor?: string | undefined; queueIds?: readonly number[] | undefined; ticketId: number },
+): Promise<Page<StoredMessage>> => {
+  const queues = [...new Set(page.queueIds ?? [])].slice(0, 100);
+  const filter =
+    page.queueIds === undefined
+      ? undefined
+      : {
+          expression: [
+            'attribute_not_exists(queueId)',
+            'attribute_type(queueId, :null)',
+            'ticketId = :ticket',
+            ...(queues.length > 0 ? [`queueId IN (${queues.map((_, i) => `:q${i}`).join(', ')})`] : []),
+          ].join(' OR '),
+          values: {
+            ':null': 'NULL',
+            ':ticket': page.ticketId,
+            ...Object.fromEntries(queues.map((q, i) => [`:q${i}`, q])),
+          },
+        };
+  const out = await queryPage({
+    scope: `history:${companyId}:${contactId}:${page.queueIds === undefined ? '*' : [...queues].sort().join(',')}`,
+    index: 'gsi3',
+    partition: messageHistoryKeys(companyId, contactId, '').gsi3pk,
+    descending: true,
+    limit: page.limit,
+    cursor: page.cursor,
+    ...(filter ? { filter } : {}),
+  });
+  return { ...out, items: out.items.map(toMessage) };
+};
+
+/**
+ * The attendant's edit (core §4: own messages, within 15 minutes): conditional on the message being theirs,
+ * sent by a person (`fromMe`), not deleted and younger than `createdAfter`. Null when the condition fails.
+ */
+export const editOwnMessage = (
+  companyId: number,
+  ref: Pick<ProviderRef, 'ticketId' | 'ulid'>,
+  edit: { userId: number; body: string; createdAfter: string; at: string },
+) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET body = :body, isEdited = :true, editedAt = :at',
+    condition: 'fromMe = :true AND userId = :me AND createdAt > :after AND isDeleted <> :true',
+    values: { ':body': edit.body, ':true': true, ':at': edit.at, ':me': edit.userId, ':after': edit.createdAfter },
+  });
+
+/**
+ * The attendant's delete (core §4: own messages only): kept, marked deleted; `erase` (the LGPD pair) also
+ * removes its content. Null when the condition fails.
+ */
+export const deleteOwnMessage = (
+  companyId: number,
+  ref: Pick<ProviderRef, 'ticketId' | 'ulid'>,
+  userId: number,
+  at: string,
+  erase = false,
+) =>
+  updateMessage(companyId, ref, {
+    expression:
+      'SET isDeleted = :true, deletedAt = :at' +
+      (erase ? ', body = :empty REMOVE mediaKey, vCard, dataJson, quotedMsg, transcribedText, filename' : ''),
+    condition: 'fromMe = :true AND userId = :me AND isDeleted <> :true',
+    values: { ':true': true, ':me': userId, ':at': at, ...(erase ? { ':empty': '' } : {}) },
+  });
+
+/** Caches a transcription on the message (the search postings pick it up later, data-model §2.18). */
+export const setTranscription = (companyId: number, ref: Pick<ProviderRef, 'ticketId' | 'ulid'>, text: string) =>
+  updateMessage(companyId, ref, {
+    expression: 'SET transcribedText = :text',
+    condition: 'attribute_not_exists(transcribedText) OR transcribedText <> :text',
+    values: { ':text': text },
+  });
+
+/**
+ * The attendant opened the ticket: everything up to its latest message is read (`unreadMessages = 0`,
+ * `readUpTo = lastMsgSk`, data-model §2.14). False when there was nothing unread (no write happened).
+ */
+export const markTicketRead = async (companyId: number, ticketId: number): Promise<boolean> => {
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: ticketKeys(companyId, ticketId),
+          UpdateExpression: 'SET unreadMessages = :zero, readUpTo = lastMsgSk',
+          ConditionExpression:
+            'attribute_exists(lastMsgSk) AND (unreadMessages > :zero OR attribute_not_exists(readUpTo) OR readUpTo < lastMsgSk)',
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
+};
+
+/** Company message counts by day (data-model §2.30 `C#<c>#STATS#DAY / <day>`: msgFromMe, msgFromContact). */
+export const messageDayKeys = (companyId: number, day: string) => ({ pk: `${company(companyId)}#STATS#DAY`, sk: day });
+
+export const countMessageOfDay = async (companyId: number, day: string, fromMe: boolean): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: messageDayKeys(companyId, day),
+        UpdateExpression: 'SET #type = :type, companyId = :c ADD #n :one',
+        ExpressionAttributeNames: { '#type': 'type', '#n': fromMe ? 'msgFromMe' : 'msgFromContact' },
+        ExpressionAttributeValues: { ':type': 'STATS_DAY', ':c': companyId, ':one': 1 },
+      }),
+    ),
+  );
+};
+
+/** Σ msgFromMe (or msgFromContact) over the days `from`..`to` (yyyy-mm-dd, inclusive): O(days). */
+export const sumMessageDays = async (companyId: number, from: string, to: string, fromMe: boolean): Promise<number> => {
+  let total = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': messageDayKeys(companyId, '').pk, ':from': from, ':to': to },
+          ProjectionExpression: fromMe ? 'msgFromMe' : 'msgFromContact',
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    for (const item of out.Items ?? []) total += Number(item[fromMe ? 'msgFromMe' : 'msgFromContact'] ?? 0);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return total;
+};

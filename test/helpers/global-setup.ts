@@ -26,6 +26,8 @@ declare module 'vitest' {
     outboxDir: string;
     /** The fake Graph API the functions call (GRAPH_API_URL; test/helpers/fake-graph.ts). */
     fakeGraphUrl: string;
+    /** The fake OpenAI API the functions call (OPENAI_API_URL; test/helpers/fake-openai.ts). */
+    fakeOpenAiUrl: string;
   }
 }
 
@@ -40,11 +42,14 @@ const writeFrontend = async (dir: string): Promise<void> => {
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { cloud, frontendDir, fakeGraphUrl, stop } = await startTestCloud('integration', async (dataDir) => {
-    const dir = join(dataDir, 'frontend-dist');
-    await writeFrontend(dir);
-    return dir;
-  });
+  const { cloud, frontendDir, fakeGraphUrl, fakeOpenAiUrl, stop } = await startTestCloud(
+    'integration',
+    async (dataDir) => {
+      const dir = join(dataDir, 'frontend-dist');
+      await writeFrontend(dir);
+      return dir;
+    },
+  );
   await seedDemoData();
   project.provide('gatewayUrl', cloud.gatewayUrl);
   project.provide('wsUrl', cloud.wsUrl);
@@ -52,5 +57,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('frontendDir', frontendDir);
   project.provide('outboxDir', cloud.outboxDir);
   project.provide('fakeGraphUrl', fakeGraphUrl);
+  project.provide('fakeOpenAiUrl', fakeOpenAiUrl);
   return stop;
 }

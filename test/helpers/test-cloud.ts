@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
 import { startFakeGraph } from './fake-graph';
+import { startFakeOpenAi } from './fake-openai';
 
 /** The Meta app the test cloud's functions are configured with (decisions D40); Graph calls go to a local fake. */
 export const TEST_META_APP = {
@@ -23,10 +24,17 @@ export const TEST_WORKER_TIMINGS = { heartbeatMs: 300, leaseMs: 1_500 } as const
 export const startTestCloud = async (
   name: string,
   frontend: (dataDir: string) => Promise<string>,
-): Promise<{ cloud: LocalCloud; frontendDir: string; fakeGraphUrl: string; stop: () => Promise<void> }> => {
+): Promise<{
+  cloud: LocalCloud;
+  frontendDir: string;
+  fakeGraphUrl: string;
+  fakeOpenAiUrl: string;
+  stop: () => Promise<void>;
+}> => {
   const dataDir = await mkdtemp(join(tmpdir(), `zapdesk-${name}-`));
   const frontendDir = await frontend(dataDir);
   const graph = await startFakeGraph();
+  const openAi = await startFakeOpenAi();
   const cloud = await startLocalCloud({
     dataDir,
     port: 0,
@@ -42,15 +50,17 @@ export const startTestCloud = async (
     // The simulator, whatever the shell says; leases short enough for takeover tests to take seconds.
     whatsappDriver: 'simulator',
     worker: { heartbeatMs: TEST_WORKER_TIMINGS.heartbeatMs, leaseMs: TEST_WORKER_TIMINGS.leaseMs },
-    extraEnv: { ...TEST_META_APP, GRAPH_API_URL: graph.url },
+    extraEnv: { ...TEST_META_APP, GRAPH_API_URL: graph.url, OPENAI_API_URL: openAi.url },
   });
   return {
     cloud,
     frontendDir,
     fakeGraphUrl: graph.url,
+    fakeOpenAiUrl: openAi.url,
     stop: async () => {
       await cloud.stop();
       await graph.stop();
+      await openAi.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
