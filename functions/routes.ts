@@ -17,6 +17,7 @@ export const AREAS = [
   'connections',
   'contacts',
   'tickets',
+  'queues',
   'messages',
   'quick-messages',
 ] as const;
@@ -168,6 +169,9 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/messages/URL/{id}', area: 'messages', handler: 'send-url-message', auth: 'user' },
   { method: 'POST', path: '/messages/PIX/{id}', area: 'messages', handler: 'send-pix-message', auth: 'user' },
   { method: 'GET', path: '/messages-allMe', area: 'messages', handler: 'count-messages', auth: 'user' },
+
+  { method: 'GET', path: '/queue', area: 'queues', handler: 'list-queues', auth: 'user' },
+  { method: 'GET', path: '/queue/{id}', area: 'queues', handler: 'get-queue', auth: 'user' },
 
   { method: 'GET', path: '/tickets', area: 'tickets', handler: 'list-tickets', auth: 'user' },
   { method: 'GET', path: '/tickets/u/{uuid}', area: 'tickets', handler: 'get-ticket-by-uuid', auth: 'user' },

@@ -434,3 +434,16 @@ describe('one ticket: show, search, delete, close all, log', () => {
     expect(counts.body.count).toBe(0);
   });
 });
+
+describe('GET /queue: the queues the dialogs offer', () => {
+  it('lists the company’s queues to any signed-in user; another company’s queue is a 404', async () => {
+    const res = await api(bia.token).get('/queue');
+    expect(res.status).toBe(200);
+    expect(res.body.map((q: { name: string }) => q.name)).toEqual(expect.arrayContaining(['Vendas', 'Suporte']));
+    expect(res.body[0]).toMatchObject({ id: expect.any(Number), name: expect.any(String), color: expect.any(String) });
+    expect(res.body[0]).not.toHaveProperty('companyId');
+    expect((await api(bia.token).get(`/queue/${vendas.id}`)).body).toMatchObject({ id: vendas.id, name: 'Vendas' });
+    const outsider = await freshCompany();
+    expect((await api(outsider.adminToken).get(`/queue/${vendas.id}`)).status).toBe(404);
+  });
+});

@@ -1,3 +1,4 @@
+import { createQueue } from '../../../functions/data/queue-repository';
 import { signAccessToken } from '../../../functions/core/access-token';
 import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
@@ -88,6 +89,13 @@ const byConnection = (
   missing: () => request(999_999_999),
 });
 
+const someQueue = (companyId: number) =>
+  createQueue(companyId, {
+    name: `Fila ${Math.random().toString(36).slice(2, 8)}`,
+    color: `#${Math.floor(Math.random() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0')}`,
+  });
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
 const uniqueEmail = () => `matrix-${Math.random().toString(36).slice(2, 10)}@test.local`;
 
@@ -391,6 +399,16 @@ export const ACCESS: Record<string, AccessRow> = {
     ...byContact((id) => ({ path: `/contacts/toggleDisableBot/${id}` })),
   },
 
+  'GET /queue': { allow: signedIn, request: async () => ({ path: '/queue' }) },
+  'GET /queue/{id}': {
+    allow: signedIn,
+    request: async (caller) => ({ path: `/queue/${(await someQueue(caller.companyId)).id}` }),
+    foreign: async (owner) => {
+      await nextId(owner.company.id, 'queue', 1000);
+      return { path: `/queue/${(await someQueue(owner.company.id)).id}` };
+    },
+    missing: () => ({ path: '/queue/999999999' }),
+  },
   // Tickets (issue 5 item 1): tickets assigned to the caller, so a plain user may see them.
   'GET /tickets': { allow: signedIn, request: async () => ({ path: '/tickets', query: { status: 'pending' } }) },
   'GET /tickets/u/{uuid}': {
