@@ -7,7 +7,7 @@ import { listTicketMessages } from '../../functions/data/message-repository';
 import { createQueue, type Queue } from '../../functions/data/queue-repository';
 import { setCompanySetting } from '../../functions/data/settings-repository';
 import { createTicket, getOpenTicketId, getTicket, type Ticket } from '../../functions/data/ticket-repository';
-import { createUser, updateUser, type User } from '../../functions/data/user-repository';
+import { createUser, type User } from '../../functions/data/user-repository';
 import { eventsUntil, someConnection, type SocketEvent } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets } from '../helpers/ws-client';
