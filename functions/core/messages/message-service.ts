@@ -33,6 +33,7 @@ import { getUser } from '../../data/user-repository';
 import type { AuthContext } from '../auth-context';
 import { BadRequest, Conflict, Forbidden, NotFound, ValidationError } from '../errors';
 import { InboundScope } from '../inbound/inbound-scope';
+import { errorFields, logger } from '../logger';
 import { lastMessagePreview } from '../inbound/message-content';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { fetchPage } from '../paging';
@@ -42,6 +43,7 @@ import { toContactView, toMessageView, type MessageView, type TicketView } from 
 import { canSeeTicket } from '../tickets/visibility';
 import type { InteractiveContent } from './interactive';
 import { enqueueOutbound, whatsappMessageId } from './outbound-queue';
+import { failSend } from './outbound-sender';
 import { assertReplyWindowOpen } from './reply-window';
 import { transcribeAudio } from './transcription';
 
@@ -316,14 +318,10 @@ const writeMessage = async (
   });
   if (outcome === 'ticket-gone') throw ticketNotFound();
   if (outcome === 'duplicate') throw new Conflict('ERR_CREATING_MESSAGE', 'The message was already stored');
-  if (send)
-    await countMessageOfDay(companyId, dayOf(new Date(message.createdAt), await scope.timeZone(companyId)), true);
-  const published = await publishMessage(scope, ticket.id, companyId, 'create', message, [
-    ...(ticket.unreadMessages > 0 ? [{ channel: 'ticket' as const, action: 'updateUnread', ticketId: ticket.id }] : []),
-  ]);
   if (send) {
-    await enqueueOutbound({
-      kind: 'send',
+    // Queued right after the store: nothing that may fail comes between a stored message and its send.
+    const queued = {
+      kind: 'send' as const,
       companyId,
       whatsappId: ticket.whatsappId,
       channel: ticket.channel,
@@ -332,8 +330,23 @@ const writeMessage = async (
       chatId: chatId!,
       ...(providerId ? { providerMessageId: providerId } : {}),
       requestedAt: new Date().toISOString(),
-    });
+    };
+    try {
+      await enqueueOutbound(queued);
+    } catch (err) {
+      // The message would wait at ack 0 for ever: it shows the send error instead (D41), and the caller a 5xx.
+      await failSend(queued).catch(() => undefined);
+      throw err;
+    }
+    try {
+      await countMessageOfDay(companyId, dayOf(new Date(message.createdAt), await scope.timeZone(companyId)), true);
+    } catch (err) {
+      logger.warn('message count not added', { companyId, ...errorFields(err) });
+    }
   }
+  const published = await publishMessage(scope, ticket.id, companyId, 'create', message, [
+    ...(ticket.unreadMessages > 0 ? [{ channel: 'ticket' as const, action: 'updateUnread', ticketId: ticket.id }] : []),
+  ]);
   return { message, ticket: published.ticketView };
 };
 
