@@ -301,6 +301,34 @@ describe('sending text', () => {
   });
 });
 
+describe('Meta’s reply window', () => {
+  it('a Messenger ticket past 24 hours refuses sends (403 ERR_META_WINDOW_CLOSED) but takes private notes', async () => {
+    const number = customerNumber();
+    const contact = await createContact(
+      t.company.id,
+      { name: 'Cliente Messenger', number, isGroup: false, channel: 'facebook', whatsappId: null },
+      [`fb#${number}`],
+    );
+    const ticket = await createTicket(t.company.id, {
+      status: 'open',
+      queueId: null,
+      userId: t.attendant.id,
+      contactId: contact.id,
+      whatsappId: whatsappId + 200_000,
+      channel: 'facebook',
+      isGroup: false,
+      chatId: `psid-${number}`,
+      origin: 'active',
+    });
+    const refused = await as(t.attendantToken).post(`/messages/${ticket.id}`, { body: 'Ainda aí?' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('ERR_META_WINDOW_CLOSED');
+    const note = await as(t.attendantToken).post(`/messages/${ticket.id}`, { body: 'Ligar amanhã', isPrivate: true });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    expect((await listTicketMessages(t.company.id, ticket.id)).map((m) => m.body)).toEqual(['Ligar amanhã']);
+  });
+});
+
 describe('edit and delete', () => {
   it('edits own messages within 15 minutes; another user’s is 403, and so is an older one', async () => {
     const { ticket } = await conversation();
