@@ -703,3 +703,15 @@ export const getTicketByUuid = async (companyId: number, uuid: string): Promise<
   );
   return out.Item ? getTicket(companyId, Number(out.Item.ticketId)) : null;
 };
+
+/** The contact's last closed ticket on a connection and when it closed (`LAST#<w>`), or null. */
+export const getLastClosedTicket = async (
+  companyId: number,
+  contactId: number,
+  whatsappId: number,
+): Promise<{ ticketId: number; closedAt: string } | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: lastTicketKeys(companyId, contactId, whatsappId) })),
+  );
+  return out.Item ? { ticketId: Number(out.Item.ticketId), closedAt: String(out.Item.closedAt) } : null;
+};

@@ -439,6 +439,23 @@ describe('inbound pipeline: who the contact is', () => {
     expect((await getTicket(w.companyId, old.id))!.status).toBe('closed');
     expect(second.messages.map((m) => m.body)).toEqual(['voltei']);
   });
+
+  it('within timeCreateNewTicket of the close, the contact’s message reopens that ticket as pending', async () => {
+    const w = await world({ timeCreateNewTicket: 10 });
+    const phone = digits();
+    const one = await enqueueInbound(message(w, phone));
+    const first = await stored(w, one.providerMessageId);
+    const old = (await getTicket(w.companyId, first.ref.ticketId))!;
+    await closeTicket(old);
+
+    const two = await enqueueInbound(message(w, phone, { content: { type: 'text', body: 'esqueci uma coisa' } }));
+    const second = await stored(w, two.providerMessageId);
+
+    expect(second.ref.ticketId).toBe(old.id);
+    expect(await openTicketOf(w, old.contactId)).toMatchObject({ id: old.id, status: 'pending', userId: null });
+    const log = await listTicketLog(w.companyId, old.id);
+    expect(log.map((e) => e.type)).toEqual(['create', 'closed', 'reopen']);
+  });
 });
 
 describe('inbound pipeline: groups', () => {
@@ -670,6 +687,39 @@ describe('inbound pipeline: malformed events', () => {
     expect(dropped).toHaveLength(2);
     expect(dropped[0]!.problems.join(' ')).toMatch(/companyId/);
     expect(lines.join('')).not.toContain('não é número'); // problems are logged, content never
+  });
+
+  it("a batch holding a chat's run, a repeat inside it and a quote of it: each message once, in order", async () => {
+    const w = await world();
+    const phone = digits();
+    const at = new Date().toISOString();
+    const ev = (body: string, over: Partial<Extract<InboundEventInput, { kind: 'message' }>> = {}) =>
+      inboundEventSchema.parse({ ...message(w, phone, { content: { type: 'text', body }, ...over }), receivedAt: at });
+    const [m1, m2] = [ev('lote 1'), ev('lote 2')];
+    const m3 = ev('lote 3', { quotedProviderMessageId: m1.providerMessageId });
+    const m4 = ev('lote 4');
+    const group = inboundGroupId(m1);
+
+    const result = await inboundHandler({
+      Records: [m1, m2, m1, m3, m4].map((e) => record(JSON.stringify(e), group)),
+    });
+
+    expect(result).toEqual({ batchItemFailures: [] });
+    const { messages, ref } = await stored(w, m4.providerMessageId);
+    expect(messages.map((m) => m.body)).toEqual(['lote 1', 'lote 2', 'lote 3', 'lote 4']);
+    expect(messages[2]!.quotedMsg).toMatchObject({ body: 'lote 1', fromMe: false });
+    const ticket = (await getTicket(w.companyId, ref.ticketId))!;
+    expect(ticket).toMatchObject({ unreadMessages: 4, lastMessage: 'lote 4' });
+    const events = await eventsUntil(w.admin, isCreateOf('lote 4'));
+    expect(events.filter((e) => e.action === 'create').map((e) => (e.message as { body: string }).body)).toEqual([
+      'lote 1',
+      'lote 2',
+      'lote 3',
+      'lote 4',
+    ]);
+    const last = await nextEvent(w.admin);
+    expect(last).toMatchObject({ action: 'update', ticket: { id: ticket.id, unreadMessages: 4 } });
+    await expectNothingPending(w.admin);
   });
 
   it('through the real queue: a malformed event does not block its chat and never reaches the DLQ', async () => {

@@ -2,10 +2,13 @@ import type { Connection } from '../../data/connection-repository';
 import type { Contact } from '../../data/contact-repository';
 import {
   createTicket,
+  getLastClosedTicket,
   getOpenTicketId,
   getTicket,
   OtherOpenTicket,
   releaseStaleGuard,
+  TicketChanged,
+  transitionTicket,
   type Ticket,
   type TicketChannel,
 } from '../../data/ticket-repository';
@@ -54,6 +57,9 @@ export const findOrCreateTicket = async (
       await releaseStaleGuard(companyId, contact.id, connection.id, openId);
       continue;
     }
+    const reopened = await reopenRecent(contact, connection, start);
+    if (reopened === 'retry') continue;
+    if (reopened) return { ticket: reopened, created: false };
     try {
       const ticket = await createTicket(companyId, {
         status: newTicketStatus(start.isGroup, connection),
@@ -78,4 +84,39 @@ export const findOrCreateTicket = async (
     }
   }
   throw new ServiceUnavailable();
+};
+
+/**
+ * `timeCreateNewTicket` (minutes, per connection): a contact who writes again within that time of their
+ * last ticket's close on the connection gets that ticket back — reopened as pending (group for groups), with
+ * nobody assigned and a `reopen` log entry — instead of a new one (data-model §2.14). 'retry' when another
+ * writer reopened or created a ticket meanwhile: the caller looks again.
+ */
+const reopenRecent = async (
+  contact: Contact,
+  connection: Connection,
+  start: TicketStart,
+  now = new Date(),
+): Promise<Ticket | 'retry' | null> => {
+  const minutes = Number(connection.timeCreateNewTicket ?? 0);
+  if (!(minutes > 0) || start.fromMe) return null;
+  const last = await getLastClosedTicket(contact.companyId, contact.id, connection.id);
+  if (!last || now.getTime() - Date.parse(last.closedAt) > minutes * 60_000) return null;
+  const ticket = await getTicket(contact.companyId, last.ticketId);
+  if (!ticket || ticket.status !== 'closed') return null;
+  try {
+    return await transitionTicket(
+      ticket,
+      {
+        status: newTicketStatus(start.isGroup, connection),
+        userId: null,
+        queueId: ticket.queueId,
+        logs: [{ type: 'reopen', userId: null, queueId: ticket.queueId }],
+      },
+      now,
+    );
+  } catch (err) {
+    if (err instanceof OtherOpenTicket || err instanceof TicketChanged) return 'retry';
+    throw err;
+  }
 };
