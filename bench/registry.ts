@@ -2,7 +2,18 @@ import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { listLatency } from './benchmarks/list-latency';
+import { messagePageLatency } from './benchmarks/message-page-latency';
 import { routeChunks } from './benchmarks/route-chunks';
+import { ticketListLatency } from './benchmarks/ticket-list-latency';
+import { ticketsFirstLoad } from './benchmarks/tickets-first-load';
 
 /** Every benchmark, in the order `npm run bench` runs them and docs/benchmarks.md first lists them. */
-export const BENCHMARKS: readonly Benchmark[] = [bundleSize, listLatency, routeChunks, inboundThroughput];
+export const BENCHMARKS: readonly Benchmark[] = [
+  bundleSize,
+  listLatency,
+  routeChunks,
+  inboundThroughput,
+  ticketListLatency,
+  messagePageLatency,
+  ticketsFirstLoad,
+];

@@ -1,0 +1,312 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import type { Benchmark, BenchContext } from '../benchmark';
+import { kb, markdownTable, median, ms } from '../stats';
+import { contactName, seedTicketCompany, type TicketCompany } from './ticket-list-latency';
+
+const run = promisify(execFile);
+
+/**
+ * `/tickets` opened cold in Chromium (playwright-core, Debian's /usr/bin/chromium, the flags of
+ * STACK.md) by an attendant of a company with 10 000 tickets: the JavaScript transferred (gzipped, as
+ * CloudFront serves it) against the whole app's, and the largest contentful paint. The app is built as
+ * `npm run build:web` builds it; a small server here plays CloudFront: the build with gzip, and `/api`,
+ * `/ws`, `/media`, `/config.json` passed to the local gateway (same origin, as in AWS).
+ */
+const TICKETS = 10_000;
+const LOADS = 5;
+const SETTLE_MS = 1_500;
+const LOAD_TIMEOUT_MS = 60_000;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PROXIED = ['/api', '/ws', '/media', '/config.json'];
+
+type Manifest = Record<string, { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }>;
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.png': 'image/png',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg']);
+
+/** The build served as CloudFront serves it (gzip for text, SPA fallback), the API passed to the gateway. */
+const startFront = async (dist: string, gatewayUrl: string): Promise<{ url: string; server: Server }> => {
+  const gateway = new URL(gatewayUrl);
+  const root = resolve(dist);
+  const gz = new Map<string, Buffer>();
+  const proxy = (req: IncomingMessage, res: ServerResponse) => {
+    const upstream = request(
+      {
+        host: gateway.hostname,
+        port: gateway.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: gateway.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+    if (PROXIED.some((p) => path === p || path.startsWith(`${p}/`))) return proxy(req, res);
+    let file = resolve(root, `.${path}`);
+    const inside = file === root || file.startsWith(root + sep);
+    if (!inside || !existsSync(file) || !statSync(file).isFile()) {
+      if (extname(path) !== '') {
+        res.writeHead(404).end();
+        return;
+      }
+      file = join(root, 'index.html');
+    }
+    const ext = extname(file);
+    const headers: Record<string, string> = {
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'cache-control': file.startsWith(join(root, 'assets') + sep) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      vary: 'accept-encoding',
+    };
+    let body: Buffer = readFileSync(file);
+    if (COMPRESSIBLE.has(ext) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      if (!gz.has(file)) gz.set(file, gzipSync(body));
+      body = gz.get(file)!;
+      headers['content-encoding'] = 'gzip';
+    }
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(200, headers).end(body);
+  });
+  // The WebSocket: the upgrade request passed through byte for byte.
+  server.on('upgrade', (req, socket, head) => {
+    const upstream = connect(Number(gateway.port), gateway.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i]!;
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? gateway.host : req.rawHeaders[i + 1]}`);
+      }
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      socket.pipe(upstream).pipe(socket);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+};
+
+interface Load {
+  jsBytes: number;
+  jsFiles: string[];
+  cssBytes: number;
+  otherBytes: number;
+  apiCalls: string[];
+  lcp: { time: number; size: number; element: string } | null;
+  fcp: number | null;
+  listShown: number;
+}
+
+/** The refresh cookie of a login, as the login form would get it. */
+const refreshCookieOf = async (front: string, email: string, password: string): Promise<string> => {
+  const res = await fetch(`${front}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('jrt='));
+  if (!cookie) throw new Error('login set no refresh cookie');
+  return cookie.slice(4, cookie.indexOf(';'));
+};
+
+const LCP_OBSERVER = `
+  window.__lcp = null;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const el = e.element;
+      window.__lcp = {
+        time: e.startTime,
+        size: e.size,
+        element: el ? (el.tagName.toLowerCase() + ': ' + (el.textContent || '').trim().slice(0, 60)) : (e.url || ''),
+      };
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+`;
+
+/** One cold load of /tickets in a fresh browser context signed in by its refresh cookie. */
+const coldLoad = async (browser: Browser, front: string, refresh: string, expectName: string): Promise<Load> => {
+  const context = await browser.newContext({ baseURL: front, locale: 'pt-BR', viewport: { width: 1366, height: 768 } });
+  try {
+    const host = new URL(front).hostname;
+    await context.addCookies([
+      { name: 'jrt', value: refresh, domain: host, path: '/api/auth', httpOnly: true, sameSite: 'Strict' },
+    ]);
+    await context.addInitScript(LCP_OBSERVER);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const responses = new Map<string, { type: string; url: string }>();
+    const sizes = new Map<string, number>();
+    cdp.on('Network.responseReceived', (e) => responses.set(e.requestId, { type: e.type, url: e.response.url }));
+    cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
+    await page.goto('/tickets', { timeout: LOAD_TIMEOUT_MS });
+    await page.getByText(expectName).first().waitFor({ timeout: LOAD_TIMEOUT_MS });
+    const listShown = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(SETTLE_MS);
+    const paints = await page.evaluate(() => ({
+      lcp: (globalThis as unknown as { __lcp: Load['lcp'] }).__lcp,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    }));
+    const load: Load = { jsBytes: 0, jsFiles: [], cssBytes: 0, otherBytes: 0, apiCalls: [], listShown, ...paints };
+    for (const [id, r] of responses) {
+      const bytes = sizes.get(id) ?? 0;
+      const path = new URL(r.url).pathname;
+      if (path.startsWith('/api/')) load.apiCalls.push(path);
+      if (r.type === 'Script') {
+        load.jsBytes += bytes;
+        load.jsFiles.push(path);
+      } else if (r.type === 'Stylesheet') load.cssBytes += bytes;
+      else load.otherBytes += bytes;
+    }
+    if (!page.url().endsWith('/tickets')) throw new Error(`landed on ${page.url()}, not /tickets`);
+    return load;
+  } finally {
+    await context.close();
+  }
+};
+
+const closure = (manifest: Manifest, roots: string[]): Set<string> => {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const dep of manifest[key].imports ?? []) visit(dep);
+  };
+  roots.forEach(visit);
+  return seen;
+};
+
+export const ticketsFirstLoad: Benchmark = {
+  name: 'tickets-first-load',
+  description:
+    '`/tickets` opened cold in Chromium by an attendant of a company with 10 000 tickets: JavaScript transferred ' +
+    '(gzipped as served) against the whole app, and the largest contentful paint.',
+  goal: 'record the figures: JavaScript /tickets needs against the whole app, and LCP',
+  needsCloud: true,
+  run: async (ctx: BenchContext) => {
+    if (!ctx.cloud) throw new Error('tickets-first-load needs the local cloud');
+    const dist = join(ctx.workDir, 'dist');
+    ctx.log('tickets-first-load: building the web app...');
+    await run(
+      join(ctx.repoRoot, 'node_modules/.bin/vite'),
+      ['build', '--config', 'frontend/vite.config.ts', '--outDir', dist, '--manifest', '--emptyOutDir'],
+      { cwd: ctx.repoRoot, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
+    const gzOf = (file: string) => gzipSync(readFileSync(join(dist, file))).byteLength;
+    const jsKeys = Object.keys(manifest).filter((k) => manifest[k]!.file.endsWith('.js'));
+    const wholeApp = jsKeys.reduce((sum, k) => sum + gzOf(manifest[k]!.file), 0);
+    const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
+    const ticketsModules = Object.keys(manifest).filter(
+      (k) => k.endsWith('pages/tickets/tickets-page.tsx') || k.endsWith('components/shell/app-shell.tsx'),
+    );
+    const staticNeed = [...closure(manifest, [entry, ...ticketsModules])].reduce(
+      (sum, k) => sum + gzOf(manifest[k]!.file),
+      0,
+    );
+
+    ctx.log(`tickets-first-load: seeding a company with ${TICKETS} tickets`);
+    const c: TicketCompany = await seedTicketCompany(ctx, TICKETS, { label: 'first load' });
+    const attendant = c.attendants[0]!;
+    // The newest open ticket of the attendant: the top of the open tab.
+    let newest = '';
+    for (let i = c.size - 1; i >= 0 && !newest; i -= 1) {
+      const t = c.ticketAt(i);
+      if (t.status === 'open' && t.userId === attendant.user.id) newest = contactName(t.contactId - c.firstContactId);
+    }
+
+    const { url: front, server } = await startFront(dist, ctx.cloud.gatewayUrl);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const loads: Load[] = [];
+      // One warm-up load (the API's first requests pay module loading), then the measured ones.
+      for (let i = 0; i <= LOADS; i += 1) {
+        const refresh = await refreshCookieOf(front, attendant.user.email, c.password);
+        const load = await coldLoad(browser, front, refresh, newest);
+        if (i > 0) loads.push(load);
+        ctx.log(
+          `  load ${i}${i === 0 ? ' (warm-up)' : ''}: JS ${kb(load.jsBytes)} KB, LCP ${load.lcp ? ms(load.lcp.time, 0) : '–'} ms, list ${ms(load.listShown, 0)} ms`,
+        );
+      }
+      const first = loads[0]!;
+      const lcps = loads.flatMap((l) => (l.lcp ? [l.lcp.time] : []));
+      const lcp = lcps.length ? median(lcps) : NaN;
+      const fcp = median(loads.flatMap((l) => (l.fcp === null ? [] : [l.fcp])));
+      const shown = median(loads.map((l) => l.listShown));
+      const js = median(loads.map((l) => l.jsBytes));
+      const lcpElement = loads.find((l) => l.lcp?.time === lcp)?.lcp?.element ?? first.lcp?.element ?? '–';
+      const table = markdownTable(
+        ['figure', 'value'],
+        [
+          ['JavaScript transferred for /tickets (gzip, as served)', `${kb(js)} KB in ${first.jsFiles.length} files`],
+          ['the same from the build manifest (entry + shell + tickets page, static imports)', `${kb(staticNeed)} KB`],
+          ['whole app JavaScript (every chunk, gzip)', `${kb(wholeApp)} KB in ${jsKeys.length} chunks`],
+          ['share of the whole app loaded by /tickets', `${Math.round((js / wholeApp) * 100)}%`],
+          ['CSS transferred (gzip)', `${kb(median(loads.map((l) => l.cssBytes)))} KB`],
+          ['first contentful paint (median)', `${ms(fcp, 0)} ms`],
+          ['largest contentful paint (median)', `${ms(lcp, 0)} ms (${lcps.map((v) => ms(v, 0)).join(', ')})`],
+          ['LCP element', lcpElement],
+          ['ticket list shown (newest open ticket on screen, median)', `${ms(shown, 0)} ms`],
+          ['API calls during the load', first.apiCalls.join(', ')],
+        ],
+      );
+      return {
+        table,
+        goalMet: Number.isFinite(lcp),
+        summary:
+          `/tickets transfers ${kb(js)} KB of gzipped JavaScript of the app's ${kb(wholeApp)} KB ` +
+          `(${Math.round((js / wholeApp) * 100)}%); LCP ${ms(lcp, 0)} ms, list on screen at ${ms(shown, 0)} ms (medians of ${LOADS} cold loads).`,
+        notes: [
+          `**Method.** \`vite build\` of frontend/vite.config.ts into the benchmark's scratch directory; a server in ` +
+            `the benchmark's process serves it gzipped (zlib default level, as CloudFront compresses) and passes ` +
+            `${PROXIED.map((p) => `\`${p}\``).join(', ')} to the local gateway. A company seeded as in ` +
+            `ticket-list-latency with ${TICKETS.toLocaleString('en')} tickets; the attendant (2 of 3 queues, 60 open ` +
+            `tickets) is signed in by the refresh cookie of a real \`POST /api/auth/login\`, set in a fresh browser ` +
+            `context, so each load is cold (empty cache, CDP cache disabled) and starts with the refresh the app ` +
+            `does on open. Bytes: CDP \`Network.loadingFinished\` encodedDataLength of Script responses. LCP: the ` +
+            `last \`largest-contentful-paint\` entry ${SETTLE_MS} ms after the newest open ticket's contact name is on ` +
+            `screen. ${LOADS} loads after one warm-up, viewport 1366×768, headless Chromium without throttling on a ` +
+            `shared 2-core machine: read the times as an upper bound of the code's own cost, not as a user's network.`,
+          `Files of the first load: ${first.jsFiles.map((f) => `\`${f.replace('/assets/', '')}\``).join(', ')}.`,
+        ].join('\n\n'),
+      };
+    } finally {
+      await browser.close();
+      await new Promise((done) => server.close(done));
+    }
+  },
+};
