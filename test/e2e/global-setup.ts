@@ -23,5 +23,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { cloud, stop } = await startTestCloud('e2e', async () => built);
   await seedDemoData();
   project.provide('appUrl', cloud.gatewayUrl);
+  // Files that set up their company in storage (workspace-company.ts) use the cloud's own environment.
+  project.provide('localCloudEnv', cloud.env);
   return stop;
 }

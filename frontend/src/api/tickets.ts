@@ -208,6 +208,18 @@ export const contactChannel = (companyId: number) => `company-${companyId}-conta
 
 // --- Other areas the ticket screen calls -------------------------------------------------------------
 
+/** A queue of the company as GET /queue lists it (core spec §3 Queue), in the company's order. */
+export interface CompanyQueue {
+  id: number;
+  name: string;
+  color: string;
+  orderQueue?: number | null;
+}
+
+/** GET /queue: every queue of the company (any signed-in user; the dialogs offer them all). */
+export const listCompanyQueues = (options: CallOptions = {}): Promise<CompanyQueue[]> =>
+  api().get<CompanyQueue[]>('/queue', options);
+
 /** The company settings the ticket screen obeys (GET /companySettings/{companyId}, any signed-in user). */
 export interface TicketScreenSettings {
   sendSignMessage?: string;

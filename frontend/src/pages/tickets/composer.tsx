@@ -296,7 +296,11 @@ export function Composer({
         >
           <SpaceBetween size="s">
             {files.map((entry, i) => (
-              <FormField key={`${entry.file.name}-${i}`} label={entry.file.name}>
+              // The field's label names the caption's input (a FormField label wins over an aria-label).
+              <FormField
+                key={`${entry.file.name}-${i}`}
+                label={t('tickets.composer.caption', { name: entry.file.name })}
+              >
                 {entry.file.type.startsWith('image/') && typeof URL.createObjectURL === 'function' && (
                   <img
                     src={URL.createObjectURL(entry.file)}
@@ -307,7 +311,6 @@ export function Composer({
                 <Textarea
                   rows={2}
                   value={entry.caption}
-                  ariaLabel={t('tickets.composer.caption', { name: entry.file.name })}
                   placeholder={t('tickets.composer.captionPlaceholder')}
                   onChange={({ detail }) =>
                     setFiles((all) => all.map((f, j) => (j === i ? { ...f, caption: detail.value } : f)))

@@ -210,12 +210,12 @@ export function ContactDrawer({
             />
           </FormField>
         )}
-        <FormField label={t('tickets.drawer.notes')} errorText={noteError}>
+        {/* The field's label names the textarea (a FormField label wins over an aria-label). */}
+        <FormField label={t('tickets.drawer.newNote')} errorText={noteError}>
           <SpaceBetween size="xxs">
             <Textarea
               value={note}
               rows={2}
-              ariaLabel={t('tickets.drawer.newNote')}
               onChange={({ detail }) => {
                 setNote(detail.value);
                 setNoteError('');

@@ -129,14 +129,23 @@ function ContactPicker({
   );
 }
 
-/** Accept a ticket without a queue: choose the queue first (core spec §4). */
+/** The company's queues as select options (GET /queue, in the company's order). */
+const queueOptions = (queues: { id: number; name: string }[]): SelectProps.Option[] =>
+  queues.map((q) => ({ value: String(q.id), label: q.name }));
+
+/** The user's own queue when they have exactly one: the accept and new-ticket dialogs start on it. */
+const soleQueueOf = (user: { queues: { id: number; name: string }[] }): SelectProps.Option | null =>
+  user.queues.length === 1 ? { value: String(user.queues[0]!.id), label: user.queues[0]!.name } : null;
+
+/**
+ * Accept a ticket without a queue: choose the queue first (core spec §4). Every queue of the company is
+ * offered; the user's own (when they have one) is preselected.
+ */
 function AcceptQueueDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
   const actions = useTicketActions();
-  const { user } = useTicketScreen();
-  const [queue, setQueue] = useState<SelectProps.Option | null>(
-    user.queues.length === 1 ? { value: String(user.queues[0]!.id), label: user.queues[0]!.name } : null,
-  );
+  const { user, queues } = useTicketScreen();
+  const [queue, setQueue] = useState<SelectProps.Option | null>(soleQueueOf(user));
   const [running, setRunning] = useState(false);
   const [error, setError] = useState('');
   return (
@@ -160,7 +169,7 @@ function AcceptQueueDialog({ ticket, onClose }: { ticket: Ticket; onClose: () =>
             setQueue(detail.selectedOption);
             setError('');
           }}
-          options={user.queues.map((q) => ({ value: String(q.id), label: q.name }))}
+          options={queueOptions(queues)}
           placeholder={t('tickets.dialogs.selectQueue')}
         />
       </FormField>
@@ -185,7 +194,7 @@ function OtherTicketDialog({ other, onClose }: { other: OtherOpenTicket; onClose
 function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
   const actions = useTicketActions();
-  const { user, users } = useTicketScreen();
+  const { users, queues } = useTicketScreen();
   const [queue, setQueue] = useState<SelectProps.Option | null>(null);
   const [target, setTarget] = useState<SelectProps.Option | null>(null);
   const [message, setMessage] = useState('');
@@ -221,7 +230,7 @@ function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => vo
               setQueue(detail.selectedOption);
               setError('');
             }}
-            options={user.queues.map((q) => ({ value: String(q.id), label: q.name }))}
+            options={queueOptions(queues)}
             placeholder={t('tickets.dialogs.selectQueue')}
           />
         </FormField>
@@ -250,12 +259,10 @@ function NewTicketDialog({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const notifications = useNotifications();
   const actions = useTicketActions();
-  const { user, connections, wantConnections } = useTicketScreen();
+  const { user, connections, queues, wantConnections } = useTicketScreen();
   useEffect(wantConnections, [wantConnections]);
   const [contact, setContact] = useState<ContactSummary | null>(null);
-  const [queue, setQueue] = useState<SelectProps.Option | null>(
-    user.queues.length === 1 ? { value: String(user.queues[0]!.id), label: user.queues[0]!.name } : null,
-  );
+  const [queue, setQueue] = useState<SelectProps.Option | null>(soleQueueOf(user));
   const [picked, setConnection] = useState<SelectProps.Option | null>(null);
   // The user's default connection until another is picked (the list arrives after the dialog opens).
   const defaultConnection = connections.find((c) => c.id === user.whatsappId);
@@ -305,7 +312,7 @@ function NewTicketDialog({ onClose }: { onClose: () => void }) {
               setQueue(detail.selectedOption);
               setError('');
             }}
-            options={user.queues.map((q) => ({ value: String(q.id), label: q.name }))}
+            options={queueOptions(queues)}
             placeholder={t('tickets.dialogs.selectQueue')}
           />
         </FormField>

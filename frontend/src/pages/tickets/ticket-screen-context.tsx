@@ -1,7 +1,14 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { AuthUser } from '@/api/auth';
 import { listConnections, type Connection } from '@/api/connections';
-import { getCompanySettings, listTagOptions, type Tag, type TicketScreenSettings } from '@/api/tickets';
+import {
+  getCompanySettings,
+  listCompanyQueues,
+  listTagOptions,
+  type CompanyQueue,
+  type Tag,
+  type TicketScreenSettings,
+} from '@/api/tickets';
 import { listUserNames } from '@/api/users';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { useRequest } from '@/components/use-request';
@@ -19,6 +26,8 @@ export interface TicketScreenData {
   tags: Tag[];
   users: { id: number; name: string }[];
   connections: Pick<Connection, 'id' | 'name' | 'channel' | 'status'>[];
+  /** The company's queues (GET /queue): the accept, transfer and new-ticket dialogs offer them all. */
+  queues: CompanyQueue[];
   /** Connections are read only once something needs them (the filters, the new-ticket dialog). */
   wantConnections: () => void;
 }
@@ -33,6 +42,7 @@ export function TicketScreenProvider({ children }: { children: ReactNode }) {
   const settings = useRequest((signal) => getCompanySettings(user.companyId, { signal }), [user.companyId]);
   const tags = useRequest((signal) => listTagOptions(0, { signal }), []);
   const users = useRequest((signal) => listUserNames({ signal }), []);
+  const queues = useRequest((signal) => listCompanyQueues({ signal }), []);
   const [connectionsWanted, setConnectionsWanted] = useState(false);
   const connections = useRequest(
     (signal) => (connectionsWanted ? listConnections({ signal }) : Promise.resolve(NONE)),
@@ -43,6 +53,8 @@ export function TicketScreenProvider({ children }: { children: ReactNode }) {
   const tagsData = tags.status === 'ready' ? tags.data : undefined;
   const usersData = users.status === 'ready' ? users.data : undefined;
   const connectionsData = connections.status === 'ready' ? connections.data : undefined;
+  // Until GET /queue answers (or if it fails), the user's own queues.
+  const queuesData = queues.status === 'ready' ? queues.data : undefined;
   const value = useMemo<TicketScreenData>(
     () => ({
       user,
@@ -51,9 +63,10 @@ export function TicketScreenProvider({ children }: { children: ReactNode }) {
       tags: tagsData ?? NONE,
       users: usersData ?? NONE,
       connections: connectionsData ?? NONE,
+      queues: queuesData ?? user.queues,
       wantConnections,
     }),
-    [user, settingsData, tagsData, usersData, connectionsData, wantConnections],
+    [user, settingsData, tagsData, usersData, connectionsData, queuesData, wantConnections],
   );
   return <TicketScreenContext value={value}>{children}</TicketScreenContext>;
 }
