@@ -12,6 +12,7 @@ import { CONSUMERS, TICKS } from '../../functions/jobs/registry';
 import { checkJava, ensureTable, startDynamoDbLocal } from './dynamodb';
 import { startGateway } from './gateway';
 import { REPO_ROOT, loadHandler } from './handler-modules';
+import { patchFauxqsFifo } from './fauxqs-fifo';
 import { createLocalLog, describeError, type LocalLog } from './log';
 import { startPoller, type Poller, type SqsHandler } from './pollers';
 import { restoreBucket, snapshotBucket } from './s3-snapshot';
@@ -173,6 +174,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
     dynamoClient.destroy();
 
     // fauxqs (SQS + S3) in-process. Built with buildApp because startFauxqs listens on 0.0.0.0.
+    await patchFauxqsFifo(); // FIFO receives hand out runs of a group, as SQS does (D66)
     const fauxqs = buildApp({ logger: false, defaultRegion: REGION });
     await fauxqs.listen({ port: 0, host: '127.0.0.1' });
     const fauxqsAddress = fauxqs.server.address();

@@ -245,15 +245,20 @@ describe('SQS pollers', () => {
     poll(
       queue,
       async (event) => {
+        // A FIFO consumer stops a group at its first failure (the rest of the group comes back with it).
+        const failures = fail(event).batchItemFailures.map((f) => f.itemIdentifier);
+        const stopped = new Set<string>();
         for (const r of event.Records) {
           const { group, n } = JSON.parse(r.body) as { group: string; n: number };
+          if (stopped.has(group)) continue;
           fifoAttributes.push({
             groupMatches: r.attributes.MessageGroupId === group,
             sequenceNumber: r.attributes.SequenceNumber,
           });
           processed[group]!.push(n);
+          if (failures.includes(r.messageId)) stopped.add(group);
         }
-        return fail(event);
+        return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
       },
       log,
     );
@@ -263,6 +268,63 @@ describe('SQS pollers', () => {
     expect(processed.g2).toEqual([1, 2, 3]);
     expect(fifoAttributes.every((a) => a.groupMatches && /^\d+$/.test(a.sequenceNumber ?? ''))).toBe(true);
     await vi.waitFor(async () => expect(await queueIsEmpty(queue.url)).toBe(true), { timeout: 10_000 });
+  });
+});
+
+describe('FIFO receives like SQS', () => {
+  it("hands out as many of one group's messages as fit, in order, and puts failed ones back in order", async () => {
+    const queue = await createQueuePair({ fifo: true, maxReceiveCount: 3 });
+    for (let n = 1; n <= 6; n += 1) {
+      for (const group of ['x', 'y']) {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queue.url,
+            MessageBody: JSON.stringify({ group, n }),
+            MessageGroupId: group,
+            MessageDeduplicationId: `${group}-${n}`,
+          }),
+        );
+      }
+    }
+    const receive = async () =>
+      (
+        await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queue.url,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 0,
+            VisibilityTimeout: 1,
+            MessageSystemAttributeNames: ['MessageGroupId'],
+          }),
+        )
+      ).Messages ?? [];
+    const label = (m: { Body?: string }) => {
+      const { group, n } = JSON.parse(m.Body ?? '{}') as { group: string; n: number };
+      return `${group}${n}`;
+    };
+
+    // One receive: all of x (the older group) first, then y up to the batch size.
+    const first = await receive();
+    expect(first.map(label)).toEqual(['x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'y1', 'y2', 'y3', 'y4']);
+    // Both groups are in flight now: nothing else of them comes out.
+    expect(await receive()).toEqual([]);
+    // Nothing deleted: after the visibility timeout both groups come back whole and in order.
+    const again = await vi.waitFor(
+      async () => {
+        const got = await receive();
+        expect(got.length).toBeGreaterThan(0);
+        return got;
+      },
+      { timeout: 5_000, interval: 200 },
+    );
+    // Which group comes first is SQS's choice; each group comes back from its oldest message, in order.
+    expect(again).toHaveLength(10);
+    const labels = again.map(label);
+    for (const group of ['x', 'y']) {
+      const mine = labels.filter((l) => l.startsWith(group));
+      expect(mine.length).toBeGreaterThanOrEqual(4);
+      expect(mine).toEqual(mine.map((_, i) => `${group}${i + 1}`));
+    }
   });
 });
 

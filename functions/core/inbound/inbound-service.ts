@@ -14,6 +14,14 @@ import {
   type QuotedSnapshot,
   type StoredMessage,
 } from '../../data/message-repository';
+import {
+  getTickets,
+  MAX_RUN,
+  MAX_TRANSACTION_ITEMS,
+  runItemCount,
+  storeMessageRuns,
+  type MessageRun,
+} from '../../data/inbound-batch-repository';
 import { getTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { logger } from '../logger';
@@ -23,7 +31,7 @@ import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { upsertContact, contactSubjectOf } from './contact-upsert';
 import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from './inbound-event';
 import type { InboundScope } from './inbound-scope';
-import { lastMessagePreview, storedContent } from './message-content';
+import { lastMessagePreview, storedContent, type StoredContent } from './message-content';
 import { route, type AutomaticReply } from './routing';
 import { findOrCreateTicket } from './ticket-find-or-create';
 
@@ -90,6 +98,45 @@ const quotedSnapshot = async (
   };
 };
 
+/** The stored message of a provider message on its ticket, under the ulid its provider id was pinned to. */
+const storedMessageOf = (
+  event: InboundMessage,
+  ticket: Ticket,
+  ulid: string,
+  content: StoredContent,
+  quoted: QuotedSnapshot | undefined,
+): StoredMessage => {
+  const participant = event.participant
+    ? {
+        ...(event.participant.phone ? { number: event.participant.phone } : {}),
+        ...(event.participant.lid ? { lid: event.participant.lid } : {}),
+        ...(event.participant.pushName ? { name: event.participant.pushName } : {}),
+      }
+    : undefined;
+  return {
+    ulid,
+    companyId: event.companyId,
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: event.whatsappId,
+    ...content,
+    fromMe: event.fromMe,
+    isPrivate: false,
+    isDeleted: false,
+    isEdited: false,
+    isForwarded: event.isForwarded,
+    ...(quoted ? { quotedMsgId: quoted.id, quotedMsg: quoted } : {}),
+    queueId: ticket.queueId,
+    // What the phone sent is at least on the server; a contact's message is never acked by us.
+    ack: event.fromMe ? 1 : 0,
+    createdAt: new Date(ulidTime(ulid)).toISOString(),
+    providerId: event.providerMessageId,
+    providerTimestamp: event.timestamp,
+    ...(participant ? { participant } : {}),
+    userId: null,
+  };
+};
+
 const handleMessage = async (event: InboundMessage, scope: InboundScope): Promise<InboundOutcome> => {
   const { companyId, whatsappId } = event;
   const connection = await scope.connection(companyId, whatsappId);
@@ -147,35 +194,7 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
     event.content.type === 'reaction' ? event.content.targetProviderMessageId : event.quotedProviderMessageId,
     contact,
   );
-  const participant = event.participant
-    ? {
-        ...(event.participant.phone ? { number: event.participant.phone } : {}),
-        ...(event.participant.lid ? { lid: event.participant.lid } : {}),
-        ...(event.participant.pushName ? { name: event.participant.pushName } : {}),
-      }
-    : undefined;
-  const message: StoredMessage = {
-    ulid: ref.ulid,
-    companyId,
-    ticketId: ticket.id,
-    contactId: ticket.contactId,
-    whatsappId,
-    ...content,
-    fromMe: event.fromMe,
-    isPrivate: false,
-    isDeleted: false,
-    isEdited: false,
-    isForwarded: event.isForwarded,
-    ...(quoted ? { quotedMsgId: quoted.id, quotedMsg: quoted } : {}),
-    queueId: ticket.queueId,
-    // What the phone sent is at least on the server; a contact's message is never acked by us.
-    ack: event.fromMe ? 1 : 0,
-    createdAt: new Date(ulidTime(ref.ulid)).toISOString(),
-    providerId: event.providerMessageId,
-    providerTimestamp: event.timestamp,
-    ...(participant ? { participant } : {}),
-    userId: null,
-  };
+  const message = storedMessageOf(event, ticket, ref.ulid, content, quoted);
   const outcome = await storeMessage(message, {
     lastMessage: lastMessagePreview(content),
     updatedAt: message.createdAt,
@@ -208,6 +227,189 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
   // 4. Routing: automatic replies (idempotent per ticket and kind).
   await answerAutomatically(scope, event, connection, current, contact, message);
   return outcome;
+};
+
+// ------------------------------------------------------------------------------------- runs of a chat
+
+/**
+ * Whether a message may be stored together with its chat's neighbours in one run (decisions D65): a
+ * contact's plain message — not from the phone, not a reaction, quoting nothing (a quote could name a
+ * message of the same run, not stored yet) — with its media, if any, under the company's prefix.
+ * Everything else takes the one-event path, in its place in the chat's order.
+ */
+export const runnable = (event: InboundEvent): event is InboundMessage =>
+  event.kind === 'message' &&
+  !event.fromMe &&
+  event.content.type !== 'reaction' &&
+  event.quotedProviderMessageId === undefined &&
+  !('mediaKey' in event.content && !event.content.mediaKey.startsWith(`c/${event.companyId}/`));
+
+/** Messages of one run name the same chat and the same person the same way: one contact upsert serves all. */
+export const runKey = (event: InboundMessage): string =>
+  JSON.stringify([event.companyId, event.whatsappId, event.chat.id, contactSubjectOf(event)]);
+
+/** A run ready to be written: what its events resolved to, and its messages. */
+interface PreparedRun {
+  events: readonly InboundMessage[];
+  connection: Connection;
+  contact: Contact;
+  contactChanged: boolean;
+  ticket: Ticket;
+  run: MessageRun;
+}
+
+const assertRun = (events: readonly InboundMessage[]): InboundMessage => {
+  const first = events[0];
+  if (!first || events.length > MAX_RUN || events.some((e) => !runnable(e) || runKey(e) !== runKey(first))) {
+    throw new Error('not a run of one chat');
+  }
+  return first;
+};
+
+/**
+ * The reads of a run (as the one-event path does them for its first message): the connection, one contact
+ * upsert, one ticket find-or-create; then its messages, each after the ticket's latest and after the one
+ * before it, so queue order is key order. Outcomes instead when the run is dropped as a whole.
+ */
+const prepareRun = async (
+  events: readonly InboundMessage[],
+  scope: InboundScope,
+): Promise<PreparedRun | InboundOutcome[]> => {
+  const first = assertRun(events);
+  const { companyId, whatsappId } = first;
+  const all = (outcome: InboundOutcome): InboundOutcome[] => events.map(() => outcome);
+  const connection = await scope.connection(companyId, whatsappId);
+  if (!connection) return all('ignored:unknown-connection');
+  if (first.chat.isGroup && !connection.allowGroup) return all('ignored:groups-disabled');
+
+  const upsert = await upsertContact(companyId, whatsappId, contactSubjectOf(first));
+  const { contact } = upsert;
+  if (!contact.active) {
+    logger.info('messages of a blocked contact dropped', { companyId, whatsappId, contactId: contact.id });
+    return all('ignored:blocked-contact');
+  }
+  const { ticket } = await findOrCreateTicket(contact, connection, {
+    channel: first.channel,
+    isGroup: first.chat.isGroup,
+    fromMe: false,
+    chatId: first.chat.id,
+    providerMessageId: first.providerMessageId,
+  });
+  let previous = ticket.lastMsgSk ? ulidTime(ticket.lastMsgSk.slice('MSG#'.length)) : 0;
+  const messages = events.map((event) => {
+    const time = Math.max(Date.parse(event.receivedAt ?? event.timestamp), previous + 1);
+    previous = time;
+    const ulid = seededUlid(time, `${whatsappId}:${event.providerMessageId}`);
+    return storedMessageOf(event, ticket, ulid, storedContent(event.content), undefined);
+  });
+  return {
+    events,
+    connection,
+    contact,
+    contactChanged: upsert.created || upsert.changed,
+    ticket,
+    run: { messages, lastMessage: lastMessagePreview(messages[messages.length - 1]!) },
+  };
+};
+
+/**
+ * After a stored run: its events — the contact (if it changed), one appMessage create per message in
+ * order, one ticket update with the final state — then routing for each message, as the one-event path.
+ */
+const announceRun = async (prepared: PreparedRun, current: Ticket, scope: InboundScope): Promise<InboundOutcome[]> => {
+  const { events, connection, contact, run } = prepared;
+  const ticketView = await ticketViewOf(scope, current, contact);
+  const contactView = toContactView(contact);
+  await publishForTicket(scope, current, [
+    ...(prepared.contactChanged ? [{ channel: 'contact' as const, action: 'update', contact: contactView }] : []),
+    ...run.messages.map((message) => ({
+      channel: 'appMessage' as const,
+      action: 'create',
+      message: toMessageView(message, current),
+      ticket: ticketView,
+      contact: contactView,
+    })),
+    { channel: 'ticket', action: 'update', ticket: ticketView },
+  ]);
+  for (let i = 0; i < events.length; i += 1) {
+    await answerAutomatically(scope, events[i]!, connection, current, contact, run.messages[i]!);
+  }
+  return events.map(() => 'stored');
+};
+
+/** A refused run (a provider id stored meanwhile, the ticket gone): one event at a time, idempotently. */
+const oneByOne = async (events: readonly InboundMessage[], scope: InboundScope): Promise<InboundOutcome[]> => {
+  const outcomes: InboundOutcome[] = [];
+  for (const event of events) outcomes.push(await handleMessage(event, scope));
+  return outcomes;
+};
+
+/**
+ * A run of one chat's consecutive contact messages (`runnable`, equal `runKey`, none stored before, each
+ * provider id once, at most MAX_RUN), handled as the one-event path would handle them one after another,
+ * with the work they share done once (data-model §2.17 "Batched", §5.2): one contact upsert, one ticket
+ * find-or-create, one transaction that pins every provider id, stores every message and moves the ticket
+ * once (`ADD unreadMessages :n`), one ticket re-read, and the events — contact (if it changed), one
+ * appMessage create per message in order, one ticket update with the final state. When the transaction is
+ * refused nothing was written and the messages go through the one-event path, which is idempotent.
+ * Answers one outcome per event, in order.
+ */
+export const handleMessageRun = async (
+  events: readonly InboundMessage[],
+  scope: InboundScope,
+): Promise<InboundOutcome[]> => {
+  const prepared = await prepareRun(events, scope);
+  if (Array.isArray(prepared)) return prepared;
+  if ((await storeMessageRuns([prepared.run])) === 'refused') return oneByOne(events, scope);
+  const current = (await getTicket(prepared.ticket.companyId, prepared.ticket.id)) ?? prepared.ticket;
+  return announceRun(prepared, current, scope);
+};
+
+/**
+ * Runs of different chats of one batch (each a whole FIFO group's share of the batch), written together
+ * (decisions D65): each run's reads as `handleMessageRun`, in parallel; then ONE transaction for every run
+ * that fits (distinct tickets, ≤ 100 items) and ONE BatchGet of their tickets; then each run's events and
+ * routing. A run that could not join, or all of them when the transaction is refused, is stored on its own
+ * by `handleMessageRun`. Answers, per run, its outcomes or the error that stopped it (that chat is retried).
+ */
+export const handleMessageRuns = async (
+  runs: readonly (readonly InboundMessage[])[],
+  scope: InboundScope,
+): Promise<PromiseSettledResult<InboundOutcome[]>[]> => {
+  if (runs.length === 1) return Promise.allSettled([handleMessageRun(runs[0]!, scope)]);
+  const prepared = await Promise.allSettled(runs.map((events) => prepareRun(events, scope)));
+  const together: { index: number; run: PreparedRun }[] = [];
+  const tickets = new Set<string>();
+  let items = 0;
+  prepared.forEach((p, index) => {
+    if (p.status !== 'fulfilled' || Array.isArray(p.value)) return;
+    const ticketKey = `${p.value.ticket.companyId}:${p.value.ticket.id}`;
+    const size = runItemCount(p.value.run.messages.length);
+    if (tickets.has(ticketKey) || items + size > MAX_TRANSACTION_ITEMS) return;
+    tickets.add(ticketKey);
+    items += size;
+    together.push({ index, run: p.value });
+  });
+  const stored = new Map<number, PreparedRun>();
+  if (together.length > 0 && (await storeMessageRuns(together.map((t) => t.run.run))) === 'stored') {
+    for (const t of together) stored.set(t.index, t.run);
+  }
+  const current = new Map<string, Ticket>();
+  const companies = new Set([...stored.values()].map((r) => r.ticket.companyId));
+  for (const companyId of companies) {
+    const ids = [...stored.values()].filter((r) => r.ticket.companyId === companyId).map((r) => r.ticket.id);
+    for (const [id, ticket] of await getTickets(companyId, ids)) current.set(`${companyId}:${id}`, ticket);
+  }
+  return Promise.allSettled(
+    runs.map(async (events, index) => {
+      const p = prepared[index]!;
+      if (p.status === 'rejected') throw p.reason;
+      if (Array.isArray(p.value)) return p.value;
+      const run = stored.get(index);
+      if (!run) return handleMessageRun(events, scope);
+      return announceRun(run, current.get(`${run.ticket.companyId}:${run.ticket.id}`) ?? run.ticket, scope);
+    }),
+  );
 };
 
 // ------------------------------------------------------------------------------------------- routing

@@ -1,13 +1,22 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { inboundEventSchema, type InboundEvent } from '../../core/inbound/inbound-event';
-import { handleInboundEvent, type InboundOutcome } from '../../core/inbound/inbound-service';
-import { InboundScope } from '../../core/inbound/inbound-scope';
+import { inboundEventSchema, type InboundEvent, type InboundMessage } from '../../core/inbound/inbound-event';
+import {
+  handleInboundEvent,
+  handleMessageRun,
+  handleMessageRuns,
+  runKey,
+  runnable,
+  type InboundOutcome,
+} from '../../core/inbound/inbound-service';
+import { InboundScope, SharedReads } from '../../core/inbound/inbound-scope';
 import { errorFields, logger } from '../../core/logger';
+import { getProviderRefs, MAX_RUN, providerRefKeyOf } from '../../data/inbound-batch-repository';
 
 /**
  * Consumer of the `inbound` FIFO queue (registered in functions/jobs/registry.ts). A batch holds up to 10
  * events of one or more chats; each chat's events are handled one after another in queue order, different
- * chats in parallel. A failure reports that event and every later one of its chat as batch item failures,
+ * chats in parallel. Consecutive plain contact messages of a chat are stored as one run (one contact
+ * upsert, one ticket find, one transaction, decisions D65); everything else one event at a time. A failure reports that event and every later one of its chat as batch item failures,
  * so the chat's order holds on the retry (SQS redelivers after the visibility timeout; after 5 receives
  * the queue's redrive policy parks them in the DLQ). An event that does not parse can never succeed: it is
  * logged (its problems, never its content) and dropped, so it cannot hold its chat back (D31).
@@ -31,43 +40,134 @@ const parse = (record: SQSRecord): Parsed => {
   return { record, event: null };
 };
 
+/**
+ * Where the batch's messages already landed, in one BatchGet (decisions D65): a message found there is a
+ * redelivery and takes the one-event path; the others may be stored in runs. Null when the read failed —
+ * then every event takes the one-event path, which reads for itself.
+ */
+const storedRefs = async (items: readonly Parsed[]): Promise<Set<string> | null> => {
+  const keys = items.flatMap(({ event }) =>
+    event && runnable(event)
+      ? [{ companyId: event.companyId, whatsappId: event.whatsappId, providerId: event.providerMessageId }]
+      : [],
+  );
+  if (keys.length === 0) return new Set();
+  try {
+    return new Set((await getProviderRefs(keys)).keys());
+  } catch (err) {
+    logger.warn('inbound batch: provider ids not read ahead', errorFields(err));
+    return null;
+  }
+};
+
+/**
+ * How many events from `start` form a run (handleMessageRun): consecutive runnable messages of the same
+ * run key, none stored before, each provider id once. 0 when the event at `start` is not runnable.
+ */
+const runLength = (items: readonly Parsed[], start: number, stored: Set<string> | null): number => {
+  if (!stored) return 0;
+  const head = items[start]?.event;
+  if (!head || !runnable(head)) return 0;
+  const key = runKey(head);
+  const seen = new Set<string>();
+  let n = 0;
+  for (let i = start; i < items.length && n < MAX_RUN; i += 1) {
+    const event = items[i]!.event;
+    if (!event || !runnable(event) || runKey(event) !== key) break;
+    const ref = providerRefKeyOf({
+      companyId: event.companyId,
+      whatsappId: event.whatsappId,
+      providerId: event.providerMessageId,
+    });
+    if (stored.has(ref) || seen.has(ref)) break;
+    seen.add(ref);
+    n += 1;
+  }
+  return n;
+};
+
+/**
+ * Company reads shared by this instance's batches (decisions D67): configuration (connection, time zone,
+ * settings, queues) for up to a second, who is online for up to 250 ms. With small batches they would
+ * otherwise cost as much as the messages.
+ */
+export const SHARED_READS = { configMs: 1_000, viewersMs: 250 } as const;
+const shared = new SharedReads(SHARED_READS);
+
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const scope = new InboundScope();
+  const scope = new InboundScope(shared);
   const groups = new Map<string, Parsed[]>();
   for (const record of event.Records) {
     const group = record.attributes.MessageGroupId ?? record.messageId;
     groups.set(group, [...(groups.get(group) ?? []), parse(record)]);
   }
+  const stored = await storedRefs([...groups.values()].flat());
 
   const failures: SQSBatchItemFailure[] = [];
   const outcomes: Record<string, number> = {};
   const count = (outcome: InboundOutcome | 'invalid') => (outcomes[outcome] = (outcomes[outcome] ?? 0) + 1);
 
-  await Promise.all(
-    [...groups.values()].map(async (items) => {
-      for (let i = 0; i < items.length; i += 1) {
-        const { record, event: inbound } = items[i]!;
-        if (!inbound) {
-          count('invalid');
-          continue;
-        }
-        try {
-          count(await handleInboundEvent(inbound, scope));
-        } catch (err) {
-          logger.error('inbound event failed; it and the rest of its chat will be retried', {
-            messageId: record.messageId,
-            companyId: inbound.companyId,
-            whatsappId: inbound.whatsappId,
-            kind: inbound.kind,
-            receiveCount: record.attributes.ApproximateReceiveCount,
-            ...errorFields(err),
-          });
-          failures.push(...items.slice(i).map((p) => ({ itemIdentifier: p.record.messageId })));
-          return;
-        }
+  const fail = (items: readonly Parsed[], from: number, err: unknown, run: number) => {
+    const { record, event: inbound } = items[from]!;
+    logger.error('inbound event failed; it and the rest of its chat will be retried', {
+      messageId: record.messageId,
+      companyId: inbound?.companyId,
+      whatsappId: inbound?.whatsappId,
+      kind: inbound?.kind,
+      ...(run > 1 ? { run } : {}),
+      receiveCount: record.attributes.ApproximateReceiveCount,
+      ...errorFields(err),
+    });
+    failures.push(...items.slice(from).map((p) => ({ itemIdentifier: p.record.messageId })));
+  };
+
+  // Chats whose whole share of the batch is one run are written together, in one transaction (D65).
+  const whole = [...groups.values()].filter((items) => runLength(items, 0, stored) === items.length);
+  const rest = [...groups.values()].filter((items) => !whole.includes(items));
+
+  const together = async () => {
+    if (whole.length === 0) return;
+    let settled: PromiseSettledResult<InboundOutcome[]>[];
+    try {
+      settled = await handleMessageRuns(
+        whole.map((items) => items.map((p) => p.event as InboundMessage)),
+        scope,
+      );
+    } catch (err) {
+      for (const items of whole) fail(items, 0, err, items.length);
+      return;
+    }
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') result.value.forEach(count);
+      else fail(whole[i]!, 0, result.reason, whole[i]!.length);
+    });
+  };
+
+  const oneChat = async (items: Parsed[]) => {
+    for (let i = 0; i < items.length;) {
+      const inbound = items[i]!.event;
+      if (!inbound) {
+        count('invalid');
+        i += 1;
+        continue;
       }
-    }),
-  );
+      const run = runLength(items, i, stored);
+      try {
+        if (run > 0) {
+          const events = items.slice(i, i + run).map((p) => p.event as InboundMessage);
+          for (const outcome of await handleMessageRun(events, scope)) count(outcome);
+        } else {
+          count(await handleInboundEvent(inbound, scope));
+        }
+      } catch (err) {
+        fail(items, i, err, run);
+        return;
+      }
+      i += Math.max(run, 1);
+    }
+  };
+
+  await Promise.all([together(), ...rest.map(oneChat)]);
 
   logger.info('inbound batch', { records: event.Records.length, failed: failures.length, outcomes });
   return { batchItemFailures: failures };

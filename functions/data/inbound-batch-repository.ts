@@ -1,0 +1,203 @@
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict, ServiceUnavailable } from '../core/errors';
+import { db, tableName } from './client';
+import { mapDynamoErrors } from './errors';
+import {
+  messageHistoryKeys,
+  messageKeys,
+  messageSortKey,
+  PROVIDER_REF_TTL_SECONDS,
+  providerRefKeys,
+  type ProviderRef,
+  type StoredMessage,
+} from './message-repository';
+import { ticketKeys, ticketListSortKey, toTicket, type Ticket } from './ticket-repository';
+
+/**
+ * The inbound job's batch writes and reads (docs/data-model.md §2.17 "Batched", decisions D65): what one SQS
+ * batch needs of the message items in as few DynamoDB calls as the rules allow.
+ */
+export interface ProviderRefKey {
+  companyId: number;
+  whatsappId: number;
+  providerId: string;
+}
+
+export const providerRefKeyOf = (k: ProviderRefKey): string => `${k.companyId}:${k.whatsappId}:${k.providerId}`;
+
+/**
+ * Where each of a batch's provider messages landed, by `providerRefKeyOf`, in one strongly consistent
+ * BatchGet (≤ 100 keys a call): a key missing from the answer was never stored.
+ */
+export const getProviderRefs = async (keys: readonly ProviderRefKey[]): Promise<Map<string, ProviderRef>> => {
+  const found = new Map<string, ProviderRef>();
+  const unique = [...new Map(keys.map((k) => [providerRefKeyOf(k), k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] = unique
+      .slice(i, i + 100)
+      .map((k) => providerRefKeys(k.companyId, k.whatsappId, k.providerId));
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= 8) throw new ServiceUnavailable();
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await mapDynamoErrors(() =>
+        db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } })),
+      );
+      for (const item of out.Responses?.[tableName()] ?? []) {
+        found.set(
+          providerRefKeyOf({
+            companyId: Number(item.companyId),
+            whatsappId: Number(item.whatsappId),
+            providerId: String(item.providerId),
+          }),
+          { ticketId: Number(item.ticketId), ulid: String(item.ulid), contactId: Number(item.contactId) },
+        );
+      }
+      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
+};
+
+/** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
+const CONFLICT_ATTEMPTS = 12;
+/** A run of n messages writes 2n + 1 items; a transaction takes at most 100. */
+export const MAX_RUN = 49;
+
+class RunRefused extends Conflict {
+  constructor() {
+    super('ERR_CONFLICT', 'run refused');
+  }
+}
+
+export interface MessageRun {
+  /** Contact messages of one ticket, in order (none fromMe). */
+  messages: readonly StoredMessage[];
+  /** The ticket list's preview of the last of them. */
+  lastMessage: string;
+}
+
+const runItems = (run: MessageRun, ttl: number) => {
+  const last = run.messages[run.messages.length - 1];
+  if (!last) throw new Error('an empty run');
+  const { companyId, ticketId } = last;
+  if (run.messages.some((m) => m.companyId !== companyId || m.ticketId !== ticketId || m.fromMe || !m.providerId)) {
+    throw new Error('a run is contact messages of one ticket');
+  }
+  return [
+    ...run.messages.flatMap((m) => [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...providerRefKeys(companyId, m.whatsappId, m.providerId!),
+            type: 'WAMID',
+            companyId,
+            whatsappId: m.whatsappId,
+            providerId: m.providerId,
+            ticketId,
+            ulid: m.ulid,
+            contactId: m.contactId,
+            ttl,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...messageKeys(companyId, ticketId, m.ulid),
+            ...messageHistoryKeys(companyId, m.contactId, m.ulid),
+            type: 'MSG',
+            ...m,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]),
+    {
+      Update: {
+        TableName: tableName(),
+        Key: ticketKeys(companyId, ticketId),
+        UpdateExpression:
+          'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list, ' +
+          // The contact's latest message opens Meta's 24-hour reply window (decisions D40).
+          'lastInboundAt = :at ADD unreadMessages :n',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':last': run.lastMessage,
+          ':at': last.createdAt,
+          ':sk': messageSortKey(last.ulid),
+          ':list': ticketListSortKey(last.createdAt, ticketId),
+          ':n': run.messages.length,
+        },
+      },
+    },
+  ];
+};
+
+/** Items one transaction takes (DynamoDB's limit is 100). */
+export const MAX_TRANSACTION_ITEMS = 100;
+/** Items a run writes: WAMID and MSG per message, plus its ticket. */
+export const runItemCount = (messages: number): number => 2 * messages + 1;
+
+/**
+ * Stores runs of contact messages — each run one chat's consecutive messages on one ticket, in order; at
+ * most one run per ticket and each provider id once — in ONE transaction (≤ 100 items): every message's
+ * provider id pinned (`Put WAMID attribute_not_exists`), every message (`Put MSG attribute_not_exists`),
+ * and one update per ticket for its whole run — lastMessage, updatedAt, lastMsgSk and list positions of
+ * the run's last message, `ADD unreadMessages :n`, lastInboundAt. The rows the one-message protocol
+ * writes (claim, then message + ticket), with the claims inside the transaction: all of it is stored or
+ * nothing is (data-model §2.17 "Batched", decisions D65).
+ *
+ * `refused` when any condition fails — a provider id was stored meanwhile, a ticket is gone: nothing was
+ * written and the caller handles those messages another way (the one-event path is idempotent).
+ */
+export const storeMessageRuns = async (
+  runs: readonly MessageRun[],
+  now = Date.now(),
+): Promise<'stored' | 'refused'> => {
+  const ttl = Math.floor(now / 1000) + PROVIDER_REF_TTL_SECONDS;
+  const TransactItems = runs.flatMap((run) => runItems(run, ttl));
+  if (TransactItems.length === 0 || TransactItems.length > MAX_TRANSACTION_ITEMS) {
+    throw new Error(`a transaction holds 1..${MAX_TRANSACTION_ITEMS} items`);
+  }
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await mapDynamoErrors(
+        () => db().send(new TransactWriteCommand({ TransactItems })),
+        () => new RunRefused(),
+      );
+      return 'stored';
+    } catch (err) {
+      if (err instanceof RunRefused) return 'refused';
+      if (err instanceof ServiceUnavailable && attempt < CONFLICT_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(attempt, 6)));
+        continue;
+      }
+      throw err;
+    }
+  }
+};
+
+/** Tickets after a write, in one strongly consistent BatchGet (the events carry their new state). */
+export const getTickets = async (companyId: number, ids: readonly number[]): Promise<Map<number, Ticket>> => {
+  const found = new Map<number, Ticket>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ticketKeys(companyId, id));
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= 8) throw new ServiceUnavailable();
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await mapDynamoErrors(() =>
+        db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } })),
+      );
+      for (const item of out.Responses?.[tableName()] ?? []) {
+        const ticket = toTicket(item);
+        found.set(ticket.id, ticket);
+      }
+      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
+};
