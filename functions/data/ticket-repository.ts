@@ -13,7 +13,7 @@ import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
-import { company, pad } from './keys';
+import { company, fnv1a, pad } from './keys';
 import { newUlid } from './ulids';
 
 /**
@@ -55,6 +55,8 @@ export interface Ticket {
   integrationId: number | null;
   promptId: number | null;
   amountUsedBotQueues: number;
+  /** The contact's rating, 1–5 on the wire (from the 0–10 score kept on TRACKING), once given. */
+  userRating?: number | null;
   /** The provider id of the message that opened the ticket (inbound tickets): its automatic replies key on it. */
   firstProviderId?: string;
   /** The provider's chat id (WhatsApp remote JID, Meta page-scoped id) that sends to this ticket go to. */
@@ -379,12 +381,92 @@ export interface TicketChange {
   userId: number | null;
   queueId: number | null;
   /** Extra ticket fields the transition sets (amountUsedBotQueues, useIntegration, isBot, ...). */
-  fields?: Partial<Pick<Ticket, 'amountUsedBotQueues' | 'useIntegration' | 'isBot' | 'integrationId' | 'promptId'>>;
+  fields?: Partial<
+    Pick<Ticket, 'amountUsedBotQueues' | 'useIntegration' | 'isBot' | 'integrationId' | 'promptId' | 'userRating'>
+  >;
+  /**
+   * The ticket's timer (the NPS wait): when it fires, on TRACKING and in the due index (gsi4
+   * `DUE#TIMER#<minute>#<s>`). A close always clears it.
+   */
+  timerAt?: string;
+  /** The contact's 0–10 score, kept on TRACKING with its time. */
+  rating?: number;
   /** Log entries, in order (`userId` null for the system). */
   logs: Omit<TicketLogEntry, 'createdAt'>[];
 }
 
 /** The ticket changed (or is gone) since the caller read it: `current` is what it is now, if anything. */
+/** Due-timer shards (data-model §1.5 gsi4): ticks read all of them. */
+export const TIMER_SHARDS = 8;
+export const dueTimerPartition = (minute: string, shard: number): string => `DUE#TIMER#${minute}#${shard}`;
+const timerKeys = (companyId: number, id: number, at: string) => ({
+  gsi4pk: dueTimerPartition(at.slice(0, 16), fnv1a(`${companyId}#${id}`) % TIMER_SHARDS),
+  gsi4sk: `${pad(companyId)}#${pad(id)}`,
+});
+
+/** The TRACKING half of a transition: status, people, times, the timer and the rating. */
+const trackingUpdate = (
+  companyId: number,
+  id: number,
+  next: Ticket,
+  o: { closing: boolean; reopening: boolean; opening: boolean; at: string; change: TicketChange },
+) => {
+  const sets = ['#status = :status', 'userId = :user', 'queueId = :queue'];
+  const removes: string[] = [];
+  const values: Record<string, unknown> = { ':status': next.status, ':user': next.userId, ':queue': next.queueId };
+  if (o.closing || o.opening) values[':at'] = o.at;
+  if (o.closing) sets.push('finishedAt = :at');
+  if (o.opening) sets.push('startedAt = if_not_exists(startedAt, :at)');
+  if (o.reopening) removes.push('finishedAt');
+  if (o.change.timerAt && next.status !== 'closed') {
+    const keys = timerKeys(companyId, id, o.change.timerAt);
+    sets.push('nextTimerAt = :timer', 'gsi4pk = :g4pk', 'gsi4sk = :g4sk');
+    Object.assign(values, { ':timer': o.change.timerAt, ':g4pk': keys.gsi4pk, ':g4sk': keys.gsi4sk });
+  } else if (next.status === 'closed' || o.change.timerAt === undefined) {
+    removes.push('nextTimerAt', 'gsi4pk', 'gsi4sk');
+  }
+  if (o.change.rating !== undefined) {
+    sets.push('rating = :rating', 'ratingAt = :ratedAt');
+    Object.assign(values, { ':rating': o.change.rating, ':ratedAt': o.at });
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: trackingKeys(companyId, id),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Tickets whose timer falls in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. */
+export const listDueTimers = async (minute: string): Promise<{ companyId: number; ticketId: number; at: string }[]> => {
+  const due: { companyId: number; ticketId: number; at: string }[] = [];
+  for (let shard = 0; shard < TIMER_SHARDS; shard += 1) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await mapDynamoErrors(() =>
+        db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'gsi4',
+            KeyConditionExpression: 'gsi4pk = :pk',
+            ExpressionAttributeValues: { ':pk': dueTimerPartition(minute, shard) },
+            ProjectionExpression: 'companyId, ticketId, nextTimerAt',
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        ),
+      );
+      for (const i of out.Items ?? []) {
+        due.push({ companyId: Number(i.companyId), ticketId: Number(i.ticketId), at: String(i.nextTimerAt) });
+      }
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return due;
+};
+
 export class TicketChanged extends Conflict {
   constructor() {
     super('ERR_CONFLICT', 'The ticket changed meanwhile, reload it');
@@ -489,24 +571,7 @@ export const transitionTicket = async (ticket: Ticket, change: TicketChange, now
           },
         ]
       : []),
-    {
-      Update: {
-        TableName: tableName(),
-        Key: trackingKeys(companyId, id),
-        UpdateExpression:
-          'SET #status = :status, userId = :user, queueId = :queue' +
-          (closing ? ', finishedAt = :at' : '') +
-          (opening ? ', startedAt = if_not_exists(startedAt, :at)' : '') +
-          (reopening ? ' REMOVE finishedAt' : ''),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': next.status,
-          ':user': next.userId,
-          ':queue': next.queueId,
-          ...(closing || opening ? { ':at': at } : {}),
-        },
-      },
-    },
+    trackingUpdate(companyId, id, next, { closing, reopening, opening, at, change }),
     ...change.logs.map((entry, i) => logItem(ticket, { ...entry, createdAt: at }, now.getTime() + i)),
     ...liveCountUpdates(companyId, ticket, next),
   ];

@@ -33,4 +33,12 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'outbound', entry: 'functions/jobs/outbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
 ];
 
-export const TICKS: readonly TickDefinition[] = [];
+export const TICKS: readonly TickDefinition[] = [
+  {
+    name: 'ticket-timers',
+    entry: 'functions/jobs/ticks/ticket-timers.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Tickets whose timer is due (the NPS wait): closes them',
+  },
+];

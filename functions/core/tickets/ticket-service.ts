@@ -27,6 +27,7 @@ import { InboundScope } from '../inbound/inbound-scope';
 import { errorFields, logger } from '../logger';
 import { findVisibleTicket, findVisibleTicketByUuid, ticketNotFound, ticketViewerOf } from './ticket-access';
 import { publishTicketChange, ticketViewOf } from './ticket-events';
+import { ratingApplies, startRating } from './nps';
 import { postAgentText, postPrivateNote } from './ticket-texts';
 import type { TicketView } from './ticket-views';
 import { canSeeTicket, type TicketViewer } from './visibility';
@@ -342,6 +343,13 @@ export const updateCompanyTicket = async (
         throw new BadRequest('ERR_REQUIRED_TAG', 'Você deve atribuir uma tag antes de fechar o ticket.', [
           { field: 'body.status', reason: 'Você deve atribuir uma tag antes de fechar o ticket.' },
         ]);
+      }
+      if (kind === 'resolve' && input.sendFarewellMessage !== false && ratingApplies(settings, connection, ticket)) {
+        // Rating first (D46): the ticket waits in `nps`; the farewell follows the contact's answer.
+        const waiting = await mapTaken(companyId, id, auth.userId, () =>
+          startRating(scope, ticket, contact, connection!, auth.userId),
+        );
+        return viewForCaller(auth, scope, waiting, contact);
       }
       if (kind === 'resolve' && input.sendFarewellMessage) {
         const farewell = (me?.farewellMessage ?? '').trim() || (connection?.complationMessage ?? '').trim();
