@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
 import { InboundScope } from '../../functions/core/inbound/inbound-scope';
 import { handleRatingReply } from '../../functions/core/tickets/nps';
-import { getConnection, updateConnection, type Connection } from '../../functions/data/connection-repository';
+import { updateConnection, type Connection } from '../../functions/data/connection-repository';
 import { createContact, type Contact } from '../../functions/data/contact-repository';
 import { listTicketMessages } from '../../functions/data/message-repository';
 import { createQueue } from '../../functions/data/queue-repository';
