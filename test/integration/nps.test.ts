@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
+import { inboundEventSchema } from '../../functions/channels/inbound';
+import { handleInboundEvent } from '../../functions/core/inbound/inbound-service';
 import { InboundScope } from '../../functions/core/inbound/inbound-scope';
 import { handleRatingReply } from '../../functions/core/tickets/nps';
 import { updateConnection, type Connection } from '../../functions/data/connection-repository';
@@ -133,5 +135,27 @@ describe('NPS', () => {
     await runTicketTimers(new Date(Date.now() + 6 * 60_000));
     expect((await getTicket(t.company.id, ticket.id))?.status).toBe('closed');
     expect(await bodies(ticket.id)).toEqual([RATING]);
+  });
+
+  it('through the inbound pipeline: the contact’s "10" closes the ticket rated; a redelivery changes nothing', async () => {
+    const { ticket, contact } = await openTicket();
+    await api(token).put(`/tickets/${ticket.id}`, { status: 'closed', sendFarewellMessage: true });
+    const answer = inboundEventSchema.parse({
+      kind: 'message',
+      companyId: t.company.id,
+      whatsappId: connection.id,
+      chat: { id: `${contact.number}@s.whatsapp.net` },
+      providerMessageId: `3EB0${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+      fromMe: false,
+      timestamp: new Date().toISOString(),
+      receivedAt: new Date().toISOString(),
+      contact: { phone: contact.number, pushName: 'Cliente' },
+      content: { type: 'text', body: '10' },
+    });
+    expect(await handleInboundEvent(answer, new InboundScope())).toBe('stored');
+    expect(await getTicket(t.company.id, ticket.id)).toMatchObject({ status: 'closed', userRating: 5 });
+    expect(await handleInboundEvent(answer, new InboundScope())).toBe('duplicate');
+    expect(await bodies(ticket.id)).toEqual([RATING, 'Obrigado, até logo!']);
+    expect(await getOpenTicketId(t.company.id, contact.id, connection.id)).toBeNull();
   });
 });

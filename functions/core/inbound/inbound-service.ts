@@ -33,6 +33,7 @@ import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessa
 import type { InboundScope } from './inbound-scope';
 import { lastMessagePreview, storedContent, type StoredContent } from './message-content';
 import { route, type AutomaticReply } from './routing';
+import { handleRatingReply } from '../tickets/nps';
 import { findOrCreateTicket } from './ticket-find-or-create';
 
 /**
@@ -423,6 +424,14 @@ const answerAutomatically = async (
   trigger: StoredMessage,
 ): Promise<void> => {
   if (event.fromMe || event.chat.isGroup) return; // nothing to decide: skip the reads
+  if (ticket.status === 'nps') {
+    // The contact answers the rating question (D46). Only the ticket's latest message counts, so a
+    // redelivery after the answer was handled (or asked again) changes nothing.
+    if (ticket.lastMsgSk === messageSortKey(trigger.ulid)) {
+      await handleRatingReply(scope, ticket, contact, connection, trigger.body);
+    }
+    return;
+  }
   const { companyId } = ticket;
   const [settings, timeZone, queues] = await Promise.all([
     scope.settings(companyId),
