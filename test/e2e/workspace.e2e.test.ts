@@ -29,8 +29,14 @@ const PNG = Buffer.from(
 /** Waits for what the servers do in the background (inbound, outbound, events): generous on a busy machine. */
 const LIVE = { timeout: 60_000 };
 
+/**
+ * The app as `npm start` prints it (localhost): the URLs the functions presign for uploads name that host
+ * (S3_ENDPOINT), so a browser on 127.0.0.1 would be cross-origin for them.
+ */
+const appOrigin = () => inject('appUrl').replace('127.0.0.1', 'localhost');
+
 const logIn = async (page: Page, who: { email: string; password: string }) => {
-  await page.goto('/login');
+  await page.goto(`${appOrigin()}/login`);
   await page.getByLabel('E-mail').fill(who.email);
   await page.getByLabel('Senha', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Entrar' }).click();
@@ -69,7 +75,7 @@ const customerGets = async (
 };
 
 describe("the attendant's workspace", () => {
-  it('customer writes, A accepts and replies (text, image), transfers; B notes, tags, resolves; a new message reopens', async () => {
+  it('customer writes, A accepts and replies (text, image, a large document), transfers; B notes, tags, resolves; a new message reopens', async () => {
     const company = await workspaceCompany();
     const admin = apiAs(company.adminToken);
     const tag = await admin.post('/tags', { name: 'VIP', color: '#aa00aa', kanban: 0 });
@@ -119,7 +125,18 @@ describe("the attendant's workspace", () => {
     await preview.waitFor({ state: 'hidden', timeout: 30_000 });
     await conversation(a.page).getByTestId('message-list').getByText('Nosso catálogo').waitFor(LIVE);
 
-    // The customer's phone received both.
+    // … and a document over 1 MB, which goes through the presigned upload (D72).
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n% tabela\n'), Buffer.alloc(1_300_000, 0x20)]);
+    await conversation(a.page).getByTestId('file-input').setInputFiles({
+      name: 'tabela.pdf',
+      mimeType: 'application/pdf',
+      buffer: pdf,
+    });
+    await preview.getByRole('button', { name: 'Enviar', exact: true }).click();
+    await preview.waitFor({ state: 'hidden', timeout: 30_000 });
+    await conversation(a.page).getByTestId('message-list').getByText('tabela.pdf').first().waitFor(LIVE);
+
+    // The customer's phone received all three.
     // (The company signs messages by default: the name comes first.)
     const text = await customerGets(
       company,
@@ -133,6 +150,9 @@ describe("the attendant's workspace", () => {
     expect(image.mediaUrl).toBeTruthy();
     const bytes = Buffer.from(await (await fetch(new URL(image.mediaUrl!, inject('appUrl')))).arrayBuffer());
     expect(bytes.equals(PNG)).toBe(true);
+    const document = await customerGets(company, customer.number, (m) => m.filename === 'tabela.pdf', 'the document');
+    const documentBytes = Buffer.from(await (await fetch(new URL(document.mediaUrl!, inject('appUrl')))).arrayBuffer());
+    expect(documentBytes.equals(pdf)).toBe(true);
 
     // A transfers the ticket to Suporte (no user): it leaves A's screen …
     await conversation(a.page).getByRole('button', { name: 'Transferir', exact: true }).click();

@@ -73,17 +73,65 @@ export interface TextMessageInput {
 export const sendTextMessage = (ticketId: number, input: TextMessageInput): Promise<Message> =>
   api().post<Message>(`/messages/${ticketId}`, { ...input, fromMe: true, read: 1 });
 
+/** Files above this go to S3 through a presigned PUT; smaller ones as the spec's multipart (decisions D51, D72). */
+export const PRESIGNED_UPLOAD_MIN_BYTES = 1024 * 1024;
+
+/** What POST /messages/uploads/{ticketId} answers: where and how to PUT the file, and the key to send. */
+export interface MessageUpload {
+  key: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  expiresIn: number;
+}
+
+/** POST /messages/uploads/{ticketId} {filename, contentType, size}: a presigned PUT for one file (up to 100 MB). */
+export const createMessageUpload = (
+  ticketId: number,
+  input: { filename: string; contentType: string; size: number },
+): Promise<MessageUpload> => api().post<MessageUpload>(`/messages/uploads/${ticketId}`, input);
+
+/** The upload's PUT failed (S3 answered no 2xx, or the network failed). */
+export class UploadFailed extends Error {
+  constructor(readonly status: number) {
+    super(`upload failed (${status})`);
+    this.name = 'UploadFailed';
+  }
+}
+
+/** PUTs the bytes to the presigned URL with exactly the headers the server signed. */
+export const putUpload = async (upload: MessageUpload, file: Blob): Promise<void> => {
+  let status = 0;
+  try {
+    const answer = await fetch(upload.uploadUrl, { method: upload.method, headers: upload.headers, body: file });
+    status = answer.status;
+  } catch {
+    throw new UploadFailed(0);
+  }
+  if (status < 200 || status >= 300) throw new UploadFailed(status);
+};
+
 /**
- * POST /messages/{ticketId} as multipart: one request per file, with its own caption as `body` (the media
- * preview has a caption per file, core spec §2).
+ * One file into the ticket, with its own caption as `body` (the media preview has a caption per file, core
+ * spec §2): over PRESIGNED_UPLOAD_MIN_BYTES through the presigned route (the file goes straight to S3, then
+ * `{mediaKey}` is sent), else as the spec's multipart POST /messages/{ticketId}.
  */
-export const sendMediaMessage = (
+export const sendMediaMessage = async (
   ticketId: number,
   file: Blob,
   filename: string,
   caption: string,
   isPrivate = false,
 ): Promise<Message> => {
+  if (file.size > PRESIGNED_UPLOAD_MIN_BYTES) {
+    const upload = await createMessageUpload(ticketId, {
+      filename,
+      contentType: file.type || 'application/octet-stream',
+      size: file.size,
+    });
+    await putUpload(upload, file);
+    return sendTextMessage(ticketId, { body: caption, mediaKey: upload.key, ...(isPrivate ? { isPrivate } : {}) });
+  }
   const form = new FormData();
   form.append('medias', file, filename);
   form.append('body', caption);
