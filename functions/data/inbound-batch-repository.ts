@@ -9,6 +9,7 @@ import {
   PROVIDER_REF_TTL_SECONDS,
   providerRefKeys,
   type ProviderRef,
+  indexStoredWords,
   type StoredMessage,
 } from './message-repository';
 import { ticketKeys, ticketListSortKey, toTicket, type Ticket } from './ticket-repository';
@@ -168,6 +169,7 @@ export const storeMessageRuns = async (
         () => db().send(new TransactWriteCommand({ TransactItems })),
         () => new RunRefused(),
       );
+      for (const run of runs) await indexStoredWords(run.messages[0]!.companyId, run.messages);
       return 'stored';
     } catch (err) {
       if (err instanceof RunRefused) return 'refused';

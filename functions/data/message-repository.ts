@@ -3,6 +3,8 @@ import { Conflict, ServiceUnavailable } from '../core/errors';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
+import { indexMessageWords } from './message-search-repository';
+import { errorFields, logger } from '../core/logger';
 import { queryPage, type Page } from './query-page';
 import { company, pad } from './keys';
 import { ticketKeys, ticketListSortKey, ticketPartition } from './ticket-repository';
@@ -247,6 +249,7 @@ export const storeMessage = async (
           ),
         (failure) => new StoreRefused(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'duplicate' : 'ticket-gone'),
       );
+      await indexStoredWords(companyId, [message]);
       return 'stored';
     } catch (err) {
       if (err instanceof StoreRefused) return err.outcome;
@@ -553,4 +556,21 @@ export const sumMessageDays = async (companyId: number, from: string, to: string
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return total;
+};
+
+/**
+ * Search postings for messages just stored (decisions D47), best effort: the message is stored whatever
+ * happens here, and a failure is logged — retrying the store would find it a duplicate and index nothing.
+ */
+export const indexStoredWords = async (
+  companyId: number,
+  messages: readonly Pick<StoredMessage, 'ticketId' | 'body' | 'createdAt'>[],
+): Promise<void> => {
+  const texts = messages.filter((m) => m.body.trim() !== '');
+  if (texts.length === 0) return;
+  try {
+    await indexMessageWords(companyId, texts);
+  } catch (err) {
+    logger.warn('message words not indexed', { companyId, ...errorFields(err) });
+  }
 };

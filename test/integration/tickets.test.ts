@@ -410,6 +410,25 @@ describe('one ticket: show, search, delete, close all, log', () => {
     expect(ids(byId.body)).toContain(hidden.id);
   });
 
+  it('searchOnMessages finds tickets by words of their messages (every word, the last one as typed), nothing else does', async () => {
+    const ticket = await pending(vendas, await contact('Otávio Prado'));
+    await api(ana.token).put(`/tickets/${ticket.id}`, { status: 'open' });
+    const sent = await api(ana.token).post(`/messages/${ticket.id}`, { body: 'O boleto do Pedido vence amanhã' });
+    expect(sent.status, JSON.stringify(sent.body)).toBeLessThan(300);
+    const search = (searchParam: string, token = ana.token) =>
+      list(token, { searchParam, searchOnMessages: 'true', statusFilter: '["open"]' });
+    expect(ids((await search('boleto')).body)).toContain(ticket.id);
+    expect(ids((await search('pedido amanh')).body)).toContain(ticket.id);
+    expect(ids((await search('boleto pix')).body)).not.toContain(ticket.id);
+    expect(ids((await list(ana.token, { searchParam: 'boleto', statusFilter: '["open"]' })).body)).not.toContain(
+      ticket.id,
+    );
+    // Bia may not see Ana's ticket, and another company never finds it.
+    expect(ids((await search('boleto', bia.token)).body)).not.toContain(ticket.id);
+    const outsider = await freshCompany();
+    expect((await search('boleto', outsider.adminToken)).body.tickets).toEqual([]);
+  });
+
   it('DELETE is for admins; the ticket, its guard and messages are gone', async () => {
     const ticket = await pending(vendas);
     expect((await api(ana.token).delete(`/tickets/${ticket.id}`)).status).toBe(403);

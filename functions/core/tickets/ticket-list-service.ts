@@ -7,6 +7,7 @@ import {
   type ContactChannel,
 } from '../../data/contact-repository';
 import { company, searchForm } from '../../data/keys';
+import { searchMessageTickets } from '../../data/message-search-repository';
 import type { Page } from '../../data/query-page';
 import {
   contactTicketIds,
@@ -214,17 +215,26 @@ const searchTickets = async (
   cursor: string | undefined,
 ): Promise<Page<Ticket>> => {
   const digits = /^[\d\s()+\-.]+$/.test(search) ? numberDigits(search) : '';
-  const contacts = digits
-    ? await searchContactsByNumber(companyId, { digits, limit: SEARCH_CONTACTS_PER_PAGE, cursor })
-    : await listContacts(companyId, {
-        kinds: CHANNELS.flatMap((channel) => [false, true].map((isGroup) => ({ channel, isGroup }))),
-        namePrefix: searchForm(search),
-        limit: SEARCH_CONTACTS_PER_PAGE,
-        cursor,
-      });
-  const ids = (
-    await Promise.all(contacts.items.map((c) => contactTicketIds(companyId, c.id, TICKETS_PER_CONTACT)))
-  ).flat();
+  // With searchOnMessages the pages follow the message index (D47); the first also holds the contacts' matches.
+  const inMessages = q.searchOnMessages
+    ? await searchMessageTickets(companyId, search, TICKET_PAGE_SIZE, cursor)
+    : null;
+  const contactCursor = inMessages ? undefined : cursor;
+  const contacts =
+    inMessages && cursor
+      ? { items: [], hasMore: false }
+      : digits
+        ? await searchContactsByNumber(companyId, { digits, limit: SEARCH_CONTACTS_PER_PAGE, cursor: contactCursor })
+        : await listContacts(companyId, {
+            kinds: CHANNELS.flatMap((channel) => [false, true].map((isGroup) => ({ channel, isGroup }))),
+            namePrefix: searchForm(search),
+            limit: SEARCH_CONTACTS_PER_PAGE,
+            cursor: contactCursor,
+          });
+  const ids = [
+    ...(await Promise.all(contacts.items.map((c) => contactTicketIds(companyId, c.id, TICKETS_PER_CONTACT)))).flat(),
+    ...(inMessages?.items ?? []),
+  ];
   // "#123" or "123": the ticket with that number, on the first page.
   const number = !cursor && /^#?\d{1,10}$/.test(search) ? Number(search.replace('#', '')) : null;
   const byNumber = number ? await getTicket(companyId, number) : null;
@@ -239,10 +249,11 @@ const searchTickets = async (
       (!q.withUnreadMessages || t.unreadMessages > 0),
   );
   tickets.sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.id - a.id));
+  const paging = inMessages ?? contacts;
   return {
     items: tickets,
-    hasMore: contacts.hasMore,
-    ...(contacts.nextCursor ? { nextCursor: contacts.nextCursor } : {}),
+    hasMore: paging.hasMore,
+    ...('nextCursor' in paging && paging.nextCursor ? { nextCursor: paging.nextCursor } : {}),
   };
 };
 
