@@ -174,16 +174,3 @@ export const sendButtonMessage = (kind: ButtonMessageKind, ticketId: number, pay
 
 /** The stored name of a media URL (transcription takes the file name). */
 export const mediaFileName = (mediaUrl: string): string => decodeURIComponent(mediaUrl.split('/').pop() ?? '');
-
-/** Quick replies (core spec §2: a leading slash in the composer). The quick-messages helper's client replaces it. */
-export interface QuickReply {
-  id: number;
-  shortcode: string;
-  message: string;
-  mediaPath?: string | null;
-  mediaName?: string | null;
-}
-
-/** GET /quick-messages/list. */
-export const listQuickReplies = (options: CallOptions = {}): Promise<QuickReply[]> =>
-  api().get<QuickReply[]>('/quick-messages/list', options);

@@ -3,8 +3,9 @@ import { api } from './transport';
 
 /**
  * Tickets (core spec §3 Ticket, §4 transitions, §7 Tickets): the typed client of functions/http/tickets,
- * plus the few calls of other areas the ticket screen needs (company settings it reads, contact actions of
- * the contact drawer, the tag and note calls of the drawer) until those areas have their own clients.
+ * plus the few calls of other areas the ticket screen needs (company settings it reads, the company's
+ * queues, contact actions of the contact drawer) until those areas have their own clients; tags and notes
+ * are in ./tags.ts.
  * Wire shapes: functions/core/tickets/ticket-views.ts.
  */
 export type TicketStatus = 'open' | 'pending' | 'closed' | 'group' | 'nps' | 'lgpd';
@@ -260,50 +261,3 @@ export const setContactActive = (id: number, active: boolean): Promise<TicketCon
 /** PUT /contacts/toggleAcceptAudio/{id}. */
 export const toggleContactAcceptAudio = (id: number): Promise<TicketContact> =>
   api().put<TicketContact>(`/contacts/toggleAcceptAudio/${id}`);
-
-/** A tag as GET /tags/list answers it (core spec §3 Tag). */
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  kanban: number;
-}
-
-/** GET /tags/list?kanban: the company's tags (kanban=1: only the kanban lanes). The tags helper's client replaces it. */
-export const listTagOptions = (kanban: 0 | 1, options: CallOptions = {}): Promise<Tag[]> =>
-  api().get<Tag[]>('/tags/list', { ...options, query: { kanban } });
-
-/** POST /tags/sync {contactId, tags}: the contact's tags become exactly these. */
-export const syncContactTags = async (contactId: number, tagIds: number[]): Promise<void> => {
-  await api().post<unknown>('/tags/sync', { contactId, tags: tagIds.map((id) => ({ id })) });
-};
-
-/** PUT /ticket-tags/{ticketId}/{tagId} after DELETE /ticket-tags/{ticketId}: the ticket's kanban lane. */
-export const setTicketKanbanTag = async (ticketId: number, tagId: number | null): Promise<void> => {
-  await api().delete<unknown>(`/ticket-tags/${ticketId}`);
-  if (tagId !== null) await api().put<unknown>(`/ticket-tags/${ticketId}/${tagId}`);
-};
-
-export interface TicketNote {
-  id: number;
-  note: string;
-  user: { name: string } | null;
-  createdAt: string;
-}
-
-/** GET /ticket-notes/list {ticketId, contactId}. */
-export const listTicketNotes = (
-  ticketId: number,
-  contactId: number,
-  options: CallOptions = {},
-): Promise<TicketNote[]> =>
-  api().get<TicketNote[]>('/ticket-notes/list', { ...options, query: { ticketId, contactId } });
-
-/** POST /ticket-notes {note, ticketId, contactId}. */
-export const addTicketNote = (note: string, ticketId: number, contactId: number): Promise<TicketNote> =>
-  api().post<TicketNote>('/ticket-notes', { note, ticketId, contactId });
-
-/** DELETE /ticket-notes/{id}. */
-export const deleteTicketNote = async (id: number): Promise<void> => {
-  await api().delete<unknown>(`/ticket-notes/${id}`);
-};

@@ -8,14 +8,8 @@ import Textarea from '@cloudscape-design/components/textarea';
 import Toggle from '@cloudscape-design/components/toggle';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  editMessage,
-  listQuickReplies,
-  sendMediaMessage,
-  sendTextMessage,
-  type Message,
-  type QuickReply,
-} from '@/api/messages';
+import { editMessage, sendMediaMessage, sendTextMessage, type Message } from '@/api/messages';
+import { listComposerQuickMessages, type QuickMessage } from '@/api/quick-messages';
 import type { Ticket } from '@/api/tickets';
 import { useNotifications } from '@/components/notifications';
 import { useTicketActions } from './ticket-actions';
@@ -31,8 +25,11 @@ export const QUICK_REPLY_LABEL_MAX = 90;
 /** The text sent with the signature on: the attendant's name in bold above it (the reference's format). */
 export const signed = (text: string, name: string): string => `*${name}:*\n${text}`;
 
+/** What the composer needs of a quick reply (GET /quick-messages/list). */
+export type QuickReply = Pick<QuickMessage, 'id' | 'shortcode' | 'message'> & Partial<QuickMessage>;
+
 /** Quick replies for a leading slash: the typed word after `/` filters by shortcode. */
-export const quickReplyMatches = (text: string, replies: QuickReply[]): QuickReply[] | null => {
+export const quickReplyMatches = <R extends QuickReply>(text: string, replies: R[]): R[] | null => {
   if (!text.startsWith('/')) return null;
   const word = text.slice(1).toLowerCase();
   return replies.filter((r) => r.shortcode.toLowerCase().includes(word) || r.message.toLowerCase().includes(word));
@@ -80,7 +77,7 @@ export function Composer({
   // Quick replies load the first time a slash starts the text.
   useEffect(() => {
     if (!text.startsWith('/') || replies !== null) return;
-    listQuickReplies().then(setReplies, () => setReplies([]));
+    listComposerQuickMessages().then(setReplies, () => setReplies([]));
   }, [text, replies]);
   const matches = useMemo(() => (replies ? quickReplyMatches(text, replies) : null), [text, replies]);
 

@@ -28,7 +28,7 @@ const NOTE = {
 const openDrawer = async (extra: Record<string, Route> = {}) => {
   const api = conversationApi(openTicket, { 'GET /ticket-notes/list': () => json(200, [NOTE]), ...extra });
   const view = await openTickets(api, '/tickets/uuid-12');
-  const name = await screen.findByRole('button', { name: 'Dados de Carla' }, { timeout: 3000 });
+  const name = await screen.findByRole('button', { name: 'Dados de Carla' }, { timeout: 10_000 });
   act(() => fireEvent.click(name));
   const drawer = await screen.findByTestId('contact-drawer');
   await waitFor(() => expect(drawer.textContent).toContain('Dados do contato'), { timeout: 3000 });
@@ -101,6 +101,29 @@ describe('contact drawer', () => {
     await waitFor(() => expect(api.calls('POST', '/tags/sync')).toHaveLength(1));
     expect(api.calls('POST', '/tags/sync')[0]?.body).toEqual({ contactId: 112, tags: [{ id: 1 }] });
     await waitFor(() => expect(tags.findTokens().map((t) => t.getElement().textContent)).toEqual(['VIP']));
+  });
+
+  it("moves the ticket's kanban lane: its tags cleared, then the lane's tag put", async () => {
+    const lanes = [
+      { id: 8, name: 'Proposta', color: '#333', kanban: 1 },
+      { id: 9, name: 'Fechado', color: '#444', kanban: 1 },
+    ];
+    const { api, drawer, wrapper } = await openDrawer({
+      'GET /tags/list': (request) => json(200, String(request.query?.kanban) === '1' ? lanes : []),
+      'DELETE /ticket-tags/12': () => json(200, { ticketId: 12, tags: [] }),
+      'PUT /ticket-tags/12/9': () => json(200, { ticketId: 12, tags: [lanes[1]] }),
+    });
+    await waitFor(() => expect(field(drawer, 'Etapa do Kanban')).toBeTruthy(), { timeout: 3000 });
+    const lane = field(drawer, 'Etapa do Kanban').findControl()!.findSelect()!;
+    act(() => lane.openDropdown());
+    act(() => lane.selectOption(3));
+    await waitFor(() => expect(api.calls('PUT', '/ticket-tags/12/9')).toHaveLength(1));
+    const order = api.requests.filter((r) => r.path.startsWith('/ticket-tags/')).map((r) => `${r.method} ${r.path}`);
+    expect(order).toEqual(['DELETE /ticket-tags/12', 'PUT /ticket-tags/12/9']);
+    await waitFor(() => expect(toastTexts(wrapper)).toContain('Ticket Tag Adicionado com Sucesso!'));
+    expect(api.calls('GET', '/tags/list').map((c) => String(c.query?.kanban))).toEqual(
+      expect.arrayContaining(['0', '1']),
+    );
   });
 
   it('notes: at least 2 characters, added to the list, deleted after confirming', async () => {

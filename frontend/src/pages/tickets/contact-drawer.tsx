@@ -12,18 +12,21 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  addTicketNote,
-  deleteTicketNote,
-  listTagOptions,
-  listTicketNotes,
-  setContactActive,
-  setTicketKanbanTag,
+  addTicketTag,
+  createNote,
+  deleteNote,
+  listNotes,
+  listTags,
+  removeTicketTags,
   syncContactTags,
+  type TicketNote,
+} from '@/api/tags';
+import {
+  setContactActive,
   toggleContactAcceptAudio,
   updateContact,
   type Ticket,
   type TicketContact,
-  type TicketNote,
 } from '@/api/tickets';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
@@ -34,6 +37,11 @@ import { useTicketScreen } from './ticket-screen-context';
 /** Core spec §5: a note needs at least 2 characters. */
 export const NOTE_MIN = 2;
 
+/** The ticket's kanban lane: its tags cleared (DELETE /ticket-tags), then the lane's tag put, if any. */
+const setTicketKanbanTag = async (ticketId: number, tagId: number | null): Promise<void> => {
+  await removeTicketTags(ticketId);
+  if (tagId !== null) await addTicketTag(ticketId, tagId);
+};
 /**
  * The contact drawer (core spec §2, 320 px): accept-audio toggle, picture, name (click to edit), number
  * (masked by the server for plain users when the company hides numbers), e-mail, extra info, block or
@@ -59,8 +67,11 @@ export function ContactDrawer({
   const [email, setEmail] = useState(contact.email);
   const [extra, setExtra] = useState(contact.extraInfo.map((e) => ({ name: e.name, value: e.value })));
   const [saving, setSaving] = useState(false);
-  const kanbanTags = useRequest((signal) => listTagOptions(1, { signal }), []);
-  const notes = useRequest((signal) => listTicketNotes(ticket.id, contact.id, { signal }), [ticket.id, contact.id]);
+  const kanbanTags = useRequest((signal) => listTags({ kanban: 1 }, { signal }), []);
+  const notes = useRequest(
+    (signal) => listNotes({ ticketId: ticket.id, contactId: contact.id }, { signal }),
+    [ticket.id, contact.id],
+  );
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState('');
   const [deletingNote, setDeletingNote] = useState<TicketNote | null>(null);
@@ -188,9 +199,12 @@ export function ContactDrawer({
             placeholder={t('tickets.drawer.tagsPlaceholder')}
             onChange={({ detail }) => {
               const ids = detail.selectedOptions.map((o) => Number(o.value));
-              void run(() => syncContactTags(contact.id, ids)).then(() =>
-                setContact({ tags: ids.map((id) => ({ id })) }),
-              );
+              void run(() =>
+                syncContactTags(
+                  contact.id,
+                  ids.map((id) => ({ id })),
+                ),
+              ).then(() => setContact({ tags: ids.map((id) => ({ id })) }));
             }}
           />
         </FormField>
@@ -224,14 +238,15 @@ export function ContactDrawer({
             <Button
               onClick={() => {
                 if (note.trim().length < NOTE_MIN) return setNoteError(t('tickets.drawer.noteTooShort'));
-                void run(() => addTicketNote(note.trim(), ticket.id, contact.id), t('tickets.drawer.noteAdded')).then(
-                  (added) => {
-                    if (added) {
-                      setNote('');
-                      notes.reload();
-                    }
-                  },
-                );
+                void run(
+                  () => createNote({ note: note.trim(), ticketId: ticket.id, contactId: contact.id }),
+                  t('tickets.drawer.noteAdded'),
+                ).then((added) => {
+                  if (added) {
+                    setNote('');
+                    notes.reload();
+                  }
+                });
               }}
             >
               {t('tickets.drawer.addNote')}
@@ -270,7 +285,7 @@ export function ContactDrawer({
           onConfirm={() => {
             const target = deletingNote;
             setDeletingNote(null);
-            void run(() => deleteTicketNote(target.id), t('tickets.drawer.noteDeleted')).then(() => notes.reload());
+            void run(() => deleteNote(target.id), t('tickets.drawer.noteDeleted')).then(() => notes.reload());
           }}
         >
           {deletingNote.note}

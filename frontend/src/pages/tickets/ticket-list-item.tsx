@@ -4,8 +4,12 @@ import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Tag, Ticket } from '@/api/tickets';
+import type { Tag as CompanyTag } from '@/api/tags';
+import type { Ticket } from '@/api/tickets';
 import { CONTACT_NAME_MAX, LAST_MESSAGE_MAX, LIST_TAGS_MAX, formatListTime, truncate } from './format';
+
+/** What a list row needs of a tag. */
+type Tag = Pick<CompanyTag, 'id' | 'name' | 'color'>;
 
 /** The tags a list row shows: at most LIST_TAGS_MAX, then "+N" (core spec §9). */
 export const visibleTags = (ids: { id: number }[], tags: Tag[]): { shown: Tag[]; more: number } => {

@@ -1,14 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import type { AuthUser } from '@/api/auth';
 import { listConnections, type Connection } from '@/api/connections';
-import {
-  getCompanySettings,
-  listCompanyQueues,
-  listTagOptions,
-  type CompanyQueue,
-  type Tag,
-  type TicketScreenSettings,
-} from '@/api/tickets';
+import { listTags, type Tag } from '@/api/tags';
+import { getCompanySettings, listCompanyQueues, type CompanyQueue, type TicketScreenSettings } from '@/api/tickets';
 import { listUserNames } from '@/api/users';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { useRequest } from '@/components/use-request';
@@ -40,7 +34,7 @@ const NONE: never[] = [];
 export function TicketScreenProvider({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   const settings = useRequest((signal) => getCompanySettings(user.companyId, { signal }), [user.companyId]);
-  const tags = useRequest((signal) => listTagOptions(0, { signal }), []);
+  const tags = useRequest((signal) => listTags({ kanban: 0 }, { signal }), []);
   const users = useRequest((signal) => listUserNames({ signal }), []);
   const queues = useRequest((signal) => listCompanyQueues({ signal }), []);
   const [connectionsWanted, setConnectionsWanted] = useState(false);
