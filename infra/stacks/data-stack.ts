@@ -107,6 +107,17 @@ export class DataStack extends Stack {
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: `${name}/`,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Large message media go from the browser straight to S3 with a presigned PUT (decisions D51, D72):
+      // the site is another origin, so the bucket answers CORS for PUT. Any origin: the presigned URL itself
+      // is the permission (one key, one content type, minutes of validity); reads stay behind CloudFront.
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['content-type', 'content-length'],
+          maxAge: 3600,
+        },
+      ],
     });
     // Browsers read these objects through the CloudFront distribution (web stack, origin access control).
     // The distribution lives in a later stack, so naming its id here would make the two stacks depend on

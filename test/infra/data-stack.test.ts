@@ -131,6 +131,20 @@ describe('data stack: buckets and secret', () => {
     });
   });
 
+  it('media answers CORS for presigned PUTs only (the browser uploads large files straight to S3)', () => {
+    const bucket = resource(data, logicalId(stacks.data.buckets.media));
+    expect(bucket.Properties.CorsConfiguration).toEqual({
+      CorsRules: [
+        {
+          AllowedMethods: ['PUT'],
+          AllowedOrigins: ['*'],
+          AllowedHeaders: ['content-type', 'content-length'],
+          MaxAge: 3600,
+        },
+      ],
+    });
+  });
+
   it('generates the app secret instead of taking a value', () => {
     data.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
