@@ -157,10 +157,10 @@ export const forwardMessage = async (messageId: string, contactId: number, signM
 /** Core spec §7: about 900 ms between forwards. */
 export const FORWARD_PAUSE_MS = 900;
 
-/** GET /messages/transcribeAudio/{file}: the audio's text. */
-export const transcribeAudio = async (file: string, options: CallOptions = {}): Promise<string> => {
+/** GET /messages/transcribeAudio/{file}: the text of an audio message, named by its id. */
+export const transcribeAudio = async (messageId: string, options: CallOptions = {}): Promise<string> => {
   const answer = await api().get<{ transcribedText?: string }>(
-    `/messages/transcribeAudio/${encodeURIComponent(file)}`,
+    `/messages/transcribeAudio/${encodeURIComponent(messageId)}`,
     options,
   );
   return answer.transcribedText ?? '';
@@ -171,6 +171,3 @@ export type ButtonMessageKind = 'lista' | 'copy' | 'call' | 'URL' | 'PIX';
 /** POST /messages/{kind}/{ticketId}: an interactive button message (list, copy, call-me, URL, PIX). */
 export const sendButtonMessage = (kind: ButtonMessageKind, ticketId: number, payload: object): Promise<unknown> =>
   api().post<unknown>(`/messages/${kind}/${ticketId}`, payload);
-
-/** The stored name of a media URL (transcription takes the file name). */
-export const mediaFileName = (mediaUrl: string): string => decodeURIComponent(mediaUrl.split('/').pop() ?? '');

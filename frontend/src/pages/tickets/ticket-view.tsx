@@ -7,7 +7,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { deleteMessage, mediaFileName, transcribeAudio, type Message } from '@/api/messages';
+import { deleteMessage, transcribeAudio, type Message } from '@/api/messages';
 import { createTicket, deleteTicket, getTicketByUuid, ticketChannel, transitions, type Ticket } from '@/api/tickets';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
@@ -319,7 +319,8 @@ export function TicketView({ uuid }: { uuid: string }) {
         actions.openDialog({ kind: 'forward', messageIds: [message.id] });
         break;
       case 'transcribe':
-        transcribeAudio(mediaFileName(message.mediaUrl ?? '')).then(
+        // The message's id: the server finds its audio and keeps the text on it (D53).
+        transcribeAudio(message.id).then(
           (text) => setTranscripts((all) => ({ ...all, [message.id]: text || t('tickets.message.noTranscript') })),
           (err: unknown) => notifications.error(err),
         );
