@@ -2,7 +2,7 @@ import { createQueue } from '../../../functions/data/queue-repository';
 import { signAccessToken } from '../../../functions/core/access-token';
 import { findUserIdByEmail } from '../../../functions/data/user-repository';
 import { createTag } from '../../../functions/data/tag-repository';
-import { createUser } from '../../../functions/data/user-repository';
+import { createUser, updateUser } from '../../../functions/data/user-repository';
 import { login } from '../../../functions/core/auth/auth-service';
 import { requestPasswordReset } from '../../../functions/core/auth/password-reset-service';
 import { latestResetCode } from '../../helpers/outbox';
@@ -421,14 +421,20 @@ export const ACCESS: Record<string, AccessRow> = {
   },
   'POST /tickets': {
     allow: signedIn,
-    request: async (caller) => ({
-      path: '/tickets',
-      body: {
-        contactId: (await someContact(caller.companyId)).id,
-        whatsappId: (await someConnection(caller.companyId)).id,
-        status: 'open',
-      },
-    }),
+    // A new ticket needs a queue once the company has queues, and a plain user one of their own.
+    request: async (caller) => {
+      const queue = await someQueue(caller.companyId);
+      if (caller.role === 'user') await updateUser(caller.companyId, caller.userId, { queueIds: [queue.id] });
+      return {
+        path: '/tickets',
+        body: {
+          contactId: (await someContact(caller.companyId)).id,
+          whatsappId: (await someConnection(caller.companyId)).id,
+          queueId: queue.id,
+          status: 'open',
+        },
+      };
+    },
   },
   'PUT /tickets/{id}': {
     allow: signedIn,
