@@ -8,7 +8,7 @@ import Textarea from '@cloudscape-design/components/textarea';
 import Toggle from '@cloudscape-design/components/toggle';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { editMessage, sendMediaMessage, sendTextMessage, type Message } from '@/api/messages';
+import { editMessage, sendMediaMessage, sendTextMessage, type ButtonMessageKind, type Message } from '@/api/messages';
 import { listComposerQuickMessages, type QuickMessage } from '@/api/quick-messages';
 import type { Ticket } from '@/api/tickets';
 import { useNotifications } from '@/components/notifications';
@@ -16,6 +16,18 @@ import { useTicketActions } from './ticket-actions';
 import { settingOn, useTicketScreen } from './ticket-screen-context';
 
 const AudioRecorder = lazy(async () => ({ default: (await import('./audio-recorder')).AudioRecorder }));
+const ButtonMessageDialog = lazy(async () => ({
+  default: (await import('./button-message-dialog')).ButtonMessageDialog,
+}));
+
+/** The "Botões" menu (core spec §2 interactive buttons): its items are the kinds POST /messages/{kind} takes. */
+const BUTTON_KINDS: { id: ButtonMessageKind; label: string }[] = [
+  { id: 'lista', label: 'tickets.buttons.list' },
+  { id: 'copy', label: 'tickets.buttons.copy' },
+  { id: 'call', label: 'tickets.buttons.call' },
+  { id: 'URL', label: 'tickets.buttons.url' },
+  { id: 'PIX', label: 'tickets.buttons.pix' },
+];
 
 /** Core spec §2: the signature toggle is kept in browser storage. */
 export const SIGNATURE_KEY = 'signOption';
@@ -40,8 +52,8 @@ export type ComposerMode = { kind: 'reply'; message: Message } | { kind: 'edit';
 /**
  * The message composer (core spec §2): text with Enter to send and Shift+Enter for a new line, quick
  * replies on a leading slash, private notes, the signature toggle (when the company's sendSignMessage is
- * on), reply and edit, files with a caption each, camera capture, audio recording (lazy) and a contact
- * card. Enabled only while the ticket is open or group (core spec §4).
+ * on), reply and edit, files with a caption each, camera capture, audio recording (lazy), a contact
+ * card and the "Botões" menu of interactive messages (lazy dialogs in button-message-dialog.tsx). Enabled only while the ticket is open or group (core spec §4).
  */
 export function Composer({
   ticket,
@@ -67,6 +79,7 @@ export function Composer({
   const [replies, setReplies] = useState<QuickReply[] | null>(null);
   const [files, setFiles] = useState<{ file: File; caption: string }[]>([]);
   const [recording, setRecording] = useState(false);
+  const [buttonKind, setButtonKind] = useState<ButtonMessageKind | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
   const cameraInput = useRef<HTMLInputElement | null>(null);
 
@@ -252,6 +265,12 @@ export function Composer({
                 if (detail.id === 'contact') actions.openDialog({ kind: 'sendContact', ticket });
               }}
             />
+            <ButtonDropdown
+              items={BUTTON_KINDS.map((kind) => ({ id: kind.id, text: t(kind.label) }))}
+              onItemClick={({ detail }) => setButtonKind(detail.id as ButtonMessageKind)}
+            >
+              {t('tickets.buttons.menu')}
+            </ButtonDropdown>
             <Toggle checked={isPrivate} onChange={({ detail }) => setIsPrivate(detail.checked)}>
               {t('tickets.composer.private')}
             </Toggle>
@@ -273,6 +292,16 @@ export function Composer({
         data-testid="camera-input"
         onChange={pickFiles}
       />
+      {buttonKind && (
+        <Suspense fallback={null}>
+          <ButtonMessageDialog
+            kind={buttonKind}
+            ticketId={ticket.id}
+            onClose={() => setButtonKind(null)}
+            onSent={onSent}
+          />
+        </Suspense>
+      )}
       {files.length > 0 && (
         <Modal
           visible
