@@ -10,6 +10,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { logout, type AuthUser } from '@/api/auth';
 import { PageLoading } from '@/components/page-loading';
 import { useErrorText } from '@/components/use-error-text';
+import { useTicketNotifications } from '@/components/ticket-notifications/ticket-notifications';
 import { useOnFollow, type FollowDetail } from '@/components/use-on-follow';
 import { EXPIRED_SUBSCRIPTION_PATH, LOGIN_PATH } from '@/paths';
 import { useRoom, useUserStatus } from '@/realtime/use-socket';
@@ -78,6 +79,8 @@ function Shell({ user }: { user: AuthUser }) {
   useLiveSignedInUser(user);
   useRoom(JOIN_NOTIFICATION, LEAVE_NOTIFICATION);
   useUserStatus();
+  // Ticket notifications run here, once for every private page (issue 5 item 9, D63).
+  const unreadTickets = useTicketNotifications(user);
 
   const followMenuLink = (event: CustomEvent<FollowDetail>) => {
     onFollow(event);
@@ -95,7 +98,7 @@ function Shell({ user }: { user: AuthUser }) {
 
   return (
     <ShellProvider value={{ user, ...plan }}>
-      <TopBar user={user} onProfile={() => setProfileOpen(true)} onLogout={signOut} />
+      <TopBar user={user} notifications={unreadTickets} onProfile={() => setProfileOpen(true)} onLogout={signOut} />
       <AppLayout
         headerSelector={`#${TOP_BAR_ID}`}
         navigation={<SideMenu menu={menu} pathname={location.pathname} version={version} onFollow={followMenuLink} />}

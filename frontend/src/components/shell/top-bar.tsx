@@ -9,6 +9,8 @@ import TopNavigation from '@cloudscape-design/components/top-navigation';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
+import { NotificationsBell } from '@/components/ticket-notifications/notifications-bell';
+import type { UnreadTicket } from '@/components/ticket-notifications/ticket-notifications';
 import { useOnFollow } from '@/components/use-on-follow';
 import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
 import { AFTER_LOGIN_PATH } from '@/paths';
@@ -37,16 +39,19 @@ const LANGUAGE_ITEM = 'language:';
 /**
  * The top bar (core spec §2 'Top bar'): product name, greeting with the user's and the company's name
  * (admins also see the due date), theme toggle, volume slider, page refresh and the account menu (profile,
- * interface language, logout). The menu toggle is AppLayout's own. Later issues add notifications, announcements and internal
- * chats here. Built as custom content because a slider cannot be a TopNavigation utility.
+ * interface language, logout), and the ticket notifications bell when the shell passes `notifications`.
+ * The menu toggle is AppLayout's own. Later issues add announcements and internal chats here. Built as custom content because a slider cannot be a TopNavigation utility.
  */
 export function TopBar({
   user,
+  notifications,
   onProfile,
   onLogout,
   onReload = () => window.location.reload(),
 }: {
   user: AuthUser;
+  /** Tickets with unseen news (ticket-notifications); no bell without it. */
+  notifications?: UnreadTicket[];
   onProfile: () => void;
   onLogout: () => void;
   onReload?: () => void;
@@ -80,6 +85,7 @@ export function TopBar({
           )}
           <div style={{ marginLeft: 'auto' }}>
             <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+              {notifications && <NotificationsBell items={notifications} />}
               <Button
                 variant="icon"
                 iconName="light-dark"

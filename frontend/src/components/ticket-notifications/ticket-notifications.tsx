@@ -6,6 +6,7 @@ import { appMessageChannel, ticketChannel, type Ticket } from '@/api/tickets';
 import { getVolume } from '@/components/shell/preferences';
 import { useChannel } from '@/realtime/use-socket';
 import { shouldNotify, titleWithUnread } from './notification-rules';
+import { resetNotifierState, useNotifierState } from './notifier-store';
 
 /** A short two-tone chime at the user's volume (top bar slider, core spec §9); silent at 0. */
 export const playChime = (volume = getVolume()): void => {
@@ -34,23 +35,25 @@ export const playChime = (volume = getVolume()): void => {
 const browserNotifications = (): typeof Notification | undefined =>
   typeof window !== 'undefined' && 'Notification' in window ? window.Notification : undefined;
 
+/** A ticket with news the user has not seen yet (the top bar's notifications list). */
+export interface UnreadTicket {
+  ticketId: number;
+  uuid: string;
+  contactName: string;
+  lastMessage: string;
+}
+
 /**
- * Ticket notifications (core spec §4 Listing, §9): asks the browser's permission once, and for each new
- * message that passes `shouldNotify` shows a browser notification (clicking opens the ticket) and plays
- * the chime at the chosen volume; the document title carries the number of tickets with unread news.
- * A ticket leaves the count when it is opened, read elsewhere, or deleted.
+ * Ticket notifications (core spec §4 Listing, §9), run once by the app shell for every private page: asks
+ * the browser's permission once, and for each new message that passes `shouldNotify` shows a browser
+ * notification (clicking opens the ticket) and plays the chime at the chosen volume; the document title
+ * carries the number of tickets with unseen news, and the returned list (newest first) feeds the top bar's
+ * bell. A ticket leaves the list when it is opened on the ticket screen, read elsewhere, or deleted.
  */
-export function TicketNotifications({
-  user,
-  showNotificationPending,
-  visibleTicketUuid,
-}: {
-  user: AuthUser;
-  showNotificationPending: boolean;
-  visibleTicketUuid: string | null;
-}) {
+export function useTicketNotifications(user: AuthUser): UnreadTicket[] {
   const navigate = useNavigate();
-  const [unread, setUnread] = useState<Map<number, string>>(() => new Map());
+  const { visibleTicketUuid, showNotificationPending } = useNotifierState();
+  const [unread, setUnread] = useState<UnreadTicket[]>([]);
   const baseTitle = useRef(document.title);
 
   useEffect(() => {
@@ -59,22 +62,20 @@ export function TicketNotifications({
   }, []);
 
   useEffect(() => {
-    setUnread((all) => {
-      const shown = [...all].find(([, uuid]) => uuid === visibleTicketUuid);
-      if (!shown) return all;
-      const next = new Map(all);
-      next.delete(shown[0]);
-      return next;
-    });
+    if (visibleTicketUuid === null) return;
+    setUnread((all) =>
+      all.some((u) => u.uuid === visibleTicketUuid) ? all.filter((u) => u.uuid !== visibleTicketUuid) : all,
+    );
   }, [visibleTicketUuid]);
 
   useEffect(() => {
-    document.title = titleWithUnread(baseTitle.current, unread.size);
+    document.title = titleWithUnread(baseTitle.current, unread.length);
   }, [unread]);
   useEffect(() => {
     const title = baseTitle.current;
     return () => {
       document.title = title;
+      resetNotifierState();
     };
   }, []);
 
@@ -85,10 +86,16 @@ export function TicketNotifications({
     if (!message || !ticket) return;
     const visible = document.visibilityState === 'visible' ? visibleTicketUuid : null;
     if (!shouldNotify(message, ticket, user, { showNotificationPending, visibleTicketUuid: visible })) return;
-    setUnread((all) => new Map(all).set(ticket.id, ticket.uuid));
+    const entry: UnreadTicket = {
+      ticketId: ticket.id,
+      uuid: ticket.uuid,
+      contactName: ticket.contact?.name ?? '',
+      lastMessage: message.body,
+    };
+    setUnread((all) => [entry, ...all.filter((u) => u.ticketId !== ticket.id)]);
     const api = browserNotifications();
     if (api && api.permission === 'granted') {
-      const popup = new api(ticket.contact?.name ?? '', { body: message.body, tag: ticket.uuid });
+      const popup = new api(entry.contactName, { body: message.body, tag: ticket.uuid });
       popup.onclick = () => {
         window.focus();
         void navigate(`/tickets/${ticket.uuid}`);
@@ -101,14 +108,9 @@ export function TicketNotifications({
   useChannel(ticketChannel(user.companyId), (event) => {
     if ((event.action === 'updateUnread' || event.action === 'delete') && typeof event.ticketId === 'number') {
       const id = event.ticketId;
-      setUnread((all) => {
-        if (!all.has(id)) return all;
-        const next = new Map(all);
-        next.delete(id);
-        return next;
-      });
+      setUnread((all) => (all.some((u) => u.ticketId === id) ? all.filter((u) => u.ticketId !== id) : all));
     }
   });
 
-  return null;
+  return unread;
 }

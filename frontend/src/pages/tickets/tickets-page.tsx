@@ -6,7 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { PageLoading } from '@/components/page-loading';
 import { useIsNarrowScreen } from '@/components/shell/preferences';
-import { TicketNotifications } from '@/components/ticket-notifications/ticket-notifications';
+import {
+  usePublishShowNotificationPending,
+  usePublishVisibleTicket,
+} from '@/components/ticket-notifications/notifier-store';
 import { TicketActionsProvider } from './ticket-actions';
 import { TicketListPanel } from './ticket-list-panel';
 import { TicketScreenProvider, settingOn, useTicketScreen } from './ticket-screen-context';
@@ -81,20 +84,18 @@ function TicketsLayout() {
   );
 }
 
-function Notifications({ visibleTicketUuid }: { visibleTicketUuid: string | null }) {
-  const { user, settings } = useTicketScreen();
-  return (
-    <TicketNotifications
-      user={user}
-      showNotificationPending={settingOn(settings, 'showNotificationPending')}
-      visibleTicketUuid={visibleTicketUuid}
-    />
-  );
+/** Tells the app shell's notifier which ticket is open here and the company's showNotificationPending. */
+function PublishToNotifier({ visibleTicketUuid }: { visibleTicketUuid: string | null }) {
+  const { settings } = useTicketScreen();
+  usePublishVisibleTicket(visibleTicketUuid);
+  usePublishShowNotificationPending(settingOn(settings, 'showNotificationPending'));
+  return null;
 }
 
 /**
  * /tickets and /tickets/{uuid} (core spec §2 "Ticket screen", issue 5 items 8 and 9): the lists beside the
- * conversation on wide screens, two tabs on narrow ones; the ticket notifications run while it is shown.
+ * conversation on wide screens, two tabs on narrow ones; the shell's ticket notifications learn which
+ * ticket is open here.
  */
 export function TicketsPage() {
   const { t } = useTranslation();
@@ -104,7 +105,7 @@ export function TicketsPage() {
       {/* The page's title for assistive technology; the lists and the chat fill the screen. */}
       <h1 style={VISUALLY_HIDDEN}>{t('menu.tickets')}</h1>
       <TicketActionsProvider>
-        <Notifications visibleTicketUuid={ticketUuid ?? null} />
+        <PublishToNotifier visibleTicketUuid={ticketUuid ?? null} />
         <TicketsLayout />
       </TicketActionsProvider>
     </TicketScreenProvider>
