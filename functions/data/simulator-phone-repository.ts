@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
@@ -11,7 +11,9 @@ import { newUlid } from './ulids';
  * process than the worker) can list them and mark them read. Items:
  * - `pk = C#<c>#SIMPHONE#<pad whatsappId>, sk = R#<ulid>`: one received message (newest last), with the
  *   ack the customer's phone has given it;
- * - `sk = RID#<providerMessageId>`: the guard that makes a repeated send a no-op (one transaction).
+ * - `sk = RID#<providerMessageId>`: the guard that makes a repeated send a no-op (one transaction);
+ * - an edit or delete for everyone of a message received before (decisions D75) changes that message
+ *   (`body` and `edited`, or `deleted` with no body), guarded by its own `RID#<id>` like a send.
  * Demo data: a TTL of 7 days.
  */
 export interface ReceivedMessage {
@@ -32,6 +34,12 @@ export interface ReceivedMessage {
   vCard?: string;
   latitude?: number;
   longitude?: number;
+  /** The sender edited it (WhatsApp shows "Edited"); `body` is the new text. */
+  edited?: boolean;
+  editedAt?: string;
+  /** The sender deleted it for everyone (WhatsApp shows "This message was deleted"); no body. */
+  deleted?: boolean;
+  deletedAt?: string;
   ack: number;
   receivedAt: string;
 }
@@ -153,4 +161,75 @@ export const raiseReceivedAck = async (
     if (err instanceof Conflict) return false;
     throw err;
   }
+};
+
+/**
+ * An edit or delete for everyone reaching the customer's phone: changes the message received before, once
+ * per change id. Answers the changed message, or null when done before or when the phone never received the
+ * target (WhatsApp ignores such a change).
+ */
+export const changeReceived = async (
+  companyId: number,
+  whatsappId: number,
+  change: { providerMessageId: string; targetProviderMessageId: string; type: 'edit' | 'delete'; body?: string },
+  now = Date.now(),
+): Promise<ReceivedMessage | null> => {
+  const pk = simulatorPhonePartition(companyId, whatsappId);
+  const guard = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk, sk: `RID#${change.targetProviderMessageId}` },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  const target = guard.Item?.received as string | undefined;
+  if (!target) return null;
+  const at = new Date(now).toISOString();
+  const update =
+    change.type === 'edit'
+      ? { UpdateExpression: 'SET body = :body, edited = :true, editedAt = :at', values: { ':body': change.body ?? '' } }
+      : { UpdateExpression: 'SET deleted = :true, deletedAt = :at REMOVE body', values: {} };
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: {
+                    pk,
+                    sk: `RID#${change.providerMessageId}`,
+                    type: 'SIMRID',
+                    received: target,
+                    ttl: Math.floor(now / 1000) + TTL_SECONDS,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: { pk, sk: target },
+                  UpdateExpression: update.UpdateExpression,
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':true': true, ':at': at, ...update.values },
+                },
+              },
+            ],
+          }),
+        ),
+      () => new Conflict('ERR_CONFLICT', 'changed before'),
+    );
+  } catch (err) {
+    if (err instanceof Conflict) return null;
+    throw err;
+  }
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: target }, ConsistentRead: true })),
+  );
+  return out.Item ? toReceived(out.Item) : null;
 };

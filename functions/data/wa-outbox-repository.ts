@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
@@ -9,12 +9,14 @@ import { company, pad } from './keys';
  * `pk = C#<c>#WAOUT#<pad whatsappId>, sk = <ulid>`:
  * - `send`: one `OutboundSend` (D34), written by the outbound job; `sk` is the message's own ULID, so a
  *   chat's sends sort in message order and a retried job rewrites the same item;
+ * - `change`: an edit or delete of a sent message (`OutboundChange`, decisions D75), `sk = <ulid>#E<time>`
+ *   or `<ulid>#D`, after the message's own send;
  * - `simulate`: something the phone simulator's customer does (a message, a reaction, reading), written
  *   by the simulator routes (D36, WHATSAPP_DRIVER=simulator only).
  * The holder reads the partition oldest first, carries each item out and deletes it. A failed attempt
  * stays with `attempts` and `notBefore` (the retry's earliest time).
  */
-export type OutboxKind = 'send' | 'simulate';
+export type OutboxKind = 'send' | 'change' | 'simulate';
 
 export interface OutboxItem {
   companyId: number;
@@ -118,6 +120,44 @@ export const deferOutboxItem = async (item: OutboxItem, notBefore: number): Prom
       }),
     ),
   ).catch(() => undefined);
+};
+
+/**
+ * Changes the holder carried out (decisions D75): `pk = C#<c>#WADONE#<pad whatsappId>, sk = <change id>`,
+ * kept a day, so a retried job's change, rewritten into the outbox after it went out, is not sent again.
+ */
+const DONE_TTL_SECONDS = 86_400;
+
+const donePartition = (companyId: number, whatsappId: number): string =>
+  `${company(companyId)}#WADONE#${pad(whatsappId)}`;
+
+export const isOutboxChangeDone = async (companyId: number, whatsappId: number, changeId: string): Promise<boolean> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: donePartition(companyId, whatsappId), sk: changeId },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return out.Item !== undefined;
+};
+
+export const markOutboxChangeDone = async (companyId: number, whatsappId: number, changeId: string): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: donePartition(companyId, whatsappId),
+          sk: changeId,
+          type: 'WADONE',
+          ttl: Math.floor(Date.now() / 1000) + DONE_TTL_SECONDS,
+        },
+      }),
+    ),
+  );
 };
 
 /** Test and cleanup helper: the whole outbox of a connection. */

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session, WhatsAppDriver } from '../../functions/channels/whatsapp/driver';
 import { createSimulatorDriver } from '../../functions/channels/whatsapp/simulator-driver';
 import { startWhatsAppWorker, type WhatsAppWorker } from '../../functions/channels/whatsapp/whatsapp-worker';
-import { enqueueOutbound, whatsappMessageId, type OutboundSend } from '../../functions/core/messages/outbound-queue';
+import {
+  enqueueOutbound,
+  whatsappMessageId,
+  type OutboundChange,
+  type OutboundSend,
+} from '../../functions/core/messages/outbound-queue';
+import type { OutboundMessage } from '../../functions/channels/whatsapp/driver';
 import { getConnection, setSessionState } from '../../functions/data/connection-repository';
 import {
   claimProviderRef,
@@ -379,5 +385,124 @@ describe('sends for a connection another worker holds, and sends that fail', () 
       { what: 'the outbox to drain' },
     );
     expect(await received(id)).toEqual([]);
+  });
+});
+
+describe('an attendant’s edit and delete reach the customer (decisions D75)', () => {
+  /** The customer writes, an attendant takes the ticket and answers through the messages API. */
+  const answered = async (id: number, body: string) => {
+    const number = customerNumber();
+    const ticketId = await customerWrites(id, number, 'Qual o horário?');
+    const taken = await api(t.adminToken).put(`/tickets/${ticketId}`, { status: 'open', userId: t.admin.id });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    const sent = await api(t.adminToken).post(`/messages/${ticketId}`, { body });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const wireId = sent.body.id as string;
+    const ulid = wireId.split('-')[1]!;
+    const stored = await waitFor(
+      () => getMessage(t.company.id, ticketId, ulid),
+      (m) => (m?.ack ?? 0) >= 1,
+      { timeoutMs: 15_000, what: 'the reply, sent' },
+    );
+    return { ticketId, wireId, providerId: stored!.providerId!, number };
+  };
+
+  const receivedOne = async (id: number, providerId: string, accept: (r: Record<string, unknown>) => boolean) =>
+    (await waitFor(
+      async () => (await received(id)).find((r) => r.providerMessageId === providerId),
+      (r) => r !== undefined && accept(r as unknown as Record<string, unknown>),
+      { timeoutMs: 15_000, what: 'the customer’s copy' },
+    ))!;
+
+  it('an edit shows the new text marked edited; a delete shows it deleted, on the customer’s phone', async () => {
+    const id = await connectedConnection('Edições');
+    const { wireId, providerId, number } = await answered(id, 'Abrimos às 9h');
+    await receivedOne(id, providerId, (r) => r.body === 'Abrimos às 9h');
+
+    const edited = await api(t.adminToken).post(`/messages/edit/${wireId}`, { body: 'Abrimos às 10h' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const afterEdit = await receivedOne(id, providerId, (r) => r.edited === true);
+    expect(afterEdit).toMatchObject({ chatId: `${number}@s.whatsapp.net`, type: 'text', body: 'Abrimos às 10h' });
+    const listed = await api(t.adminToken).get(`/simulator/${id}/messages`, { number });
+    expect(listed.status).toBe(200);
+    expect(listed.body.messages).toEqual([
+      expect.objectContaining({ providerMessageId: providerId, body: 'Abrimos às 10h', edited: true }),
+    ]);
+
+    const deleted = await api(t.adminToken).delete(`/messages/${wireId}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const afterDelete = await receivedOne(id, providerId, (r) => r.deleted === true);
+    expect(afterDelete.body).toBeUndefined();
+    // The edit and the delete changed the message: the customer still has one.
+    expect((await received(id)).filter((r) => r.chatId === `${number}@s.whatsapp.net`)).toHaveLength(1);
+  });
+
+  it('a private note’s edit stays here', async () => {
+    const id = await connectedConnection('Notas');
+    const { ticketId } = await answered(id, 'Olá');
+    const note = await api(t.adminToken).post(`/messages/${ticketId}`, { body: 'ligar depois', isPrivate: true });
+    expect(note.status).toBe(201);
+    const edited = await api(t.adminToken).post(`/messages/edit/${note.body.id as string}`, { body: 'ligar amanhã' });
+    expect(edited.status).toBe(200);
+    await waitFor(
+      () => listOutbox(t.company.id, id),
+      (items) => items.length === 0,
+      { what: 'the outbox to drain' },
+    );
+    expect((await received(id)).map((r) => r.body)).toEqual(['Olá']);
+  });
+
+  it('a retried job edits once', async () => {
+    const simulator = createSimulatorDriver();
+    const sends: OutboundMessage[] = [];
+    const counting: WhatsAppDriver = {
+      ...simulator,
+      start: (auth, events, context) => {
+        const session: Session = simulator.start(auth, events, context);
+        const send = session.send!.bind(session);
+        session.send = (message) => {
+          sends.push(message);
+          return send(message);
+        };
+        return session;
+      },
+    };
+    const worker = await startWhatsAppWorker({ consumeQueue: false, driver: counting });
+    extraWorkers.push(worker);
+    const id = await connectedIn(worker);
+    const { ticketId, wireId, providerId } = await answered(id, 'Preço: R$ 10');
+    const edited = await api(t.adminToken).post(`/messages/edit/${wireId}`, { body: 'Preço: R$ 12' });
+    expect(edited.status).toBe(200);
+    await receivedOne(id, providerId, (r) => r.edited === true && r.body === 'Preço: R$ 12');
+    const edits = () => sends.filter((m) => m.content.type === 'edit');
+    expect(edits()).toHaveLength(1);
+    expect(edits()[0]!.content).toEqual({ type: 'edit', targetProviderMessageId: providerId, body: 'Preço: R$ 12' });
+
+    // SQS delivers the job again after the holder carried it out: the outbox gets it again, nothing goes out.
+    const stored = (await getMessage(t.company.id, ticketId, wireId.split('-')[1]!))!;
+    const job: OutboundChange = {
+      kind: 'edit',
+      companyId: t.company.id,
+      whatsappId: id,
+      channel: 'whatsapp',
+      ticketId,
+      messageId: wireId,
+      chatId: (await getTicket(t.company.id, ticketId))!.chatId!,
+      providerMessageId: providerId,
+      changedAt: stored.editedAt!,
+      requestedAt: new Date().toISOString(),
+    };
+    const record = {
+      messageId: randomUUID(),
+      body: JSON.stringify(job),
+      attributes: { MessageGroupId: `${id}:${job.chatId}`, ApproximateReceiveCount: '2' },
+    } as unknown as SQSRecord;
+    expect(await outboundHandler({ Records: [record] })).toEqual({ batchItemFailures: [] });
+    await waitFor(
+      () => listOutbox(t.company.id, id),
+      (items) => items.length === 0,
+      { what: 'the outbox to drain' },
+    );
+    expect(edits()).toHaveLength(1);
   });
 });

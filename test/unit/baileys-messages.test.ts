@@ -16,6 +16,7 @@ import {
 } from '../../functions/channels/whatsapp/baileys-inbound';
 import type { OutboundMessage } from '../../functions/channels/whatsapp/driver';
 import { inboundEventSchema } from '../../functions/core/inbound/inbound-event';
+import { outboundChangeId, outboundJobSchema, type OutboundChange } from '../../functions/core/messages/outbound-queue';
 
 /**
  * Baileys' events as the inbound contract (D31) and our sends as Baileys' sendMessage (D34, D41). Messages
@@ -359,6 +360,45 @@ describe('our sends as Baileys sendMessage', () => {
     ],
   ])('%s', (_name, content, expected) => {
     expect(send({ content }).content).toEqual(expected);
+  });
+
+  it('an edit or delete goes with its own id, the same for a retry, and names our earlier message', () => {
+    const change: OutboundChange = {
+      kind: 'edit',
+      companyId: 7,
+      whatsappId: 42,
+      channel: 'whatsapp',
+      ticketId: 3,
+      messageId: '3-01J0000000000000000000000A',
+      chatId: CHAT,
+      providerMessageId: '3EB0EEEEEEEEEEEEEEEEEE',
+      changedAt: '2026-11-23T10:00:00.000Z',
+      requestedAt: '2026-11-23T10:00:01.000Z',
+    };
+    const editId = outboundChangeId(change);
+    expect(editId).toMatch(/^3EB0[0-9A-F]{18}$/);
+    expect(outboundChangeId({ ...change, requestedAt: '2026-11-23T10:05:00.000Z' })).toBe(editId);
+    expect(outboundChangeId({ ...change, changedAt: '2026-11-23T10:01:00.000Z' })).not.toBe(editId);
+    const deleteId = outboundChangeId({ ...change, kind: 'delete' });
+    expect(deleteId).not.toBe(editId);
+    const key = { remoteJid: CHAT, fromMe: true, id: '3EB0EEEEEEEEEEEEEEEEEE' };
+    expect(
+      toBaileysSend({
+        chatId: CHAT,
+        providerMessageId: editId,
+        content: { type: 'edit', targetProviderMessageId: change.providerMessageId, body: 'novo' },
+      }),
+    ).toEqual({ jid: CHAT, content: { text: 'novo', edit: key }, options: { messageId: editId } });
+    expect(
+      toBaileysSend({
+        chatId: CHAT,
+        providerMessageId: deleteId,
+        content: { type: 'delete', targetProviderMessageId: change.providerMessageId },
+      }),
+    ).toEqual({ jid: CHAT, content: { delete: key }, options: { messageId: deleteId } });
+    expect(outboundJobSchema.safeParse(change).success).toBe(true);
+    // Meta channels have no edit or delete (D75): such a job does not parse.
+    expect(outboundJobSchema.safeParse({ ...change, channel: 'facebook' }).success).toBe(false);
   });
 
   it('a quoted reply quotes the provider’s message', () => {

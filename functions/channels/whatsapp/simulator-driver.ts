@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  changeReceived,
   listReceived,
   raiseReceivedAck,
   recordReceived,
@@ -27,7 +28,8 @@ import type {
  *   pairing; the worker reconnects with the stored credentials;
  * - with stored credentials it connects straight away, without a QR code, like Baileys resuming.
  * The customers' side (decisions D41): what our side sends is recorded as received by the customer's phone
- * (once per provider id), which answers ack 2 (delivered) after `deliveredMs` and ack 3/4 when the customer
+ * (once per provider id; an edit or delete for everyone changes the message received before, D75), which
+ * answers ack 2 (delivered) after `deliveredMs` and ack 3/4 when the customer
  * reads (an action, or after `readMs`); a customer's message, media or reaction (the simulator routes, through
  * the holder's outbox) comes out of the session's inbound sink exactly like a Baileys message would.
  */
@@ -57,9 +59,16 @@ export interface SimulatedPhone {
   record: typeof recordReceived;
   list: typeof listReceived;
   raiseAck: typeof raiseReceivedAck;
+  /** An edit or delete for everyone changes the message received before (without it: recorded as its own). */
+  change?: typeof changeReceived;
 }
 
-const dynamoPhone: SimulatedPhone = { record: recordReceived, list: listReceived, raiseAck: raiseReceivedAck };
+const dynamoPhone: SimulatedPhone = {
+  record: recordReceived,
+  list: listReceived,
+  raiseAck: raiseReceivedAck,
+  change: changeReceived,
+};
 
 /** The chat a simulated customer writes in: their own (`<number>@s.whatsapp.net`) or a group's. */
 export const simulatedChatId = (customer: SimulatedCustomer): string =>
@@ -202,6 +211,17 @@ class SimulatedSession implements Session {
   async send(message: OutboundMessage): Promise<{ providerMessageId: string }> {
     if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
     const { companyId, whatsappId } = this.context;
+    const c = message.content;
+    if ((c.type === 'edit' || c.type === 'delete') && this.options.phone.change) {
+      // The customer's phone shows the earlier message edited or deleted (once per change id).
+      await this.options.phone.change(companyId, whatsappId, {
+        providerMessageId: message.providerMessageId,
+        targetProviderMessageId: c.targetProviderMessageId,
+        type: c.type,
+        ...(c.type === 'edit' ? { body: c.body } : {}),
+      });
+      return { providerMessageId: message.providerMessageId };
+    }
     const received = await this.options.phone.record(companyId, whatsappId, receivedOf(message));
     // Received before (a retried send with the same id): the customer sees it once, like WhatsApp.
     if (received && message.content.type !== 'edit' && message.content.type !== 'delete') {

@@ -9,12 +9,25 @@ import {
   type SessionCommand,
   type WorkerSessionState,
 } from '../../data/connection-repository';
-import { confirmSent, failSend, planSend } from '../../core/messages/outbound-sender';
-import { outboundSendSchema, type OutboundSend } from '../../core/messages/outbound-queue';
+import { confirmSent, failSend, planChange, planSend } from '../../core/messages/outbound-sender';
+import {
+  outboundChangeId,
+  outboundChangeSchema,
+  outboundSendSchema,
+  type OutboundChange,
+  type OutboundSend,
+} from '../../core/messages/outbound-queue';
 import type { StoredMessage } from '../../data/message-repository';
 import { getMediaObject } from '../../data/media-store';
 import { deleteQueueMessage, receiveQueueMessages } from '../../data/queue-receiver';
-import { deferOutboxItem, deleteOutboxItem, listOutbox, type OutboxItem } from '../../data/wa-outbox-repository';
+import {
+  deferOutboxItem,
+  deleteOutboxItem,
+  isOutboxChangeDone,
+  listOutbox,
+  markOutboxChangeDone,
+  type OutboxItem,
+} from '../../data/wa-outbox-repository';
 import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { authStateStore, type AuthStateStore } from '../../data/wa-auth-state-repository';
 import {
@@ -668,7 +681,10 @@ class Worker implements WhatsAppWorker {
           done += 1;
           continue;
         }
-        const parsed = outboundSendSchema.safeParse(item.payload);
+        const parsed =
+          item.kind === 'change'
+            ? outboundChangeSchema.safeParse(item.payload)
+            : outboundSendSchema.safeParse(item.payload);
         if (!parsed.success) {
           logger.error('outbox send dropped: invalid', { key: live.key, sk: item.sk });
           await deleteOutboxItem(item);
@@ -682,7 +698,7 @@ class Worker implements WhatsAppWorker {
           earliest = Math.min(earliest, item.notBefore);
           continue;
         }
-        if (await this.sendOne(live, item, send)) done += 1;
+        if (await (send.kind === 'send' ? this.sendOne(live, item, send) : this.changeOne(live, item, send))) done += 1;
         else {
           held.add(send.chatId);
           earliest = Math.min(earliest, Date.now() + this.retryDelay(item.attempts));
@@ -729,6 +745,56 @@ class Worker implements WhatsAppWorker {
       return false;
     }
     await confirmSent(send);
+    await deleteOutboxItem(item);
+    return true;
+  }
+
+  /**
+   * One edit or delete of a sent message (decisions D75): skipped (never sent, superseded, done before),
+   * sent with its own derived id and recorded done, deferred for a retry, or dropped after its retries
+   * (logged: the message stays changed here, the customer keeps the old one).
+   */
+  private async changeOne(live: Live, item: OutboxItem, change: OutboundChange): Promise<boolean> {
+    const session = live.session;
+    if (!session?.send) return false;
+    const changeId = outboundChangeId(change);
+    const plan = await planChange(change);
+    if (plan.skip || (await isOutboxChangeDone(change.companyId, change.whatsappId, changeId))) {
+      if (plan.skip) logger.debug('change not sent', { key: live.key, messageId: change.messageId, skip: plan.skip });
+      await deleteOutboxItem(item);
+      return true;
+    }
+    try {
+      await session.send({
+        chatId: change.chatId,
+        providerMessageId: changeId,
+        content:
+          change.kind === 'edit'
+            ? { type: 'edit', targetProviderMessageId: change.providerMessageId, body: plan.message.body }
+            : { type: 'delete', targetProviderMessageId: change.providerMessageId },
+      });
+    } catch (err) {
+      if (item.attempts + 1 >= this.sendRetry.attempts) {
+        logger.error('change failed for good', {
+          key: live.key,
+          messageId: change.messageId,
+          kind: change.kind,
+          ...errorFields(err),
+        });
+        await deleteOutboxItem(item);
+        return true;
+      }
+      logger.warn('change failed; it will be retried', {
+        key: live.key,
+        messageId: change.messageId,
+        kind: change.kind,
+        attempt: item.attempts + 1,
+        ...errorFields(err),
+      });
+      await deferOutboxItem(item, Date.now() + this.retryDelay(item.attempts));
+      return false;
+    }
+    await markOutboxChangeDone(change.companyId, change.whatsappId, changeId);
     await deleteOutboxItem(item);
     return true;
   }

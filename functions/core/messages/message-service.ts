@@ -517,6 +517,45 @@ const ownMessage = async (auth: AuthContext, id: string) => {
   return { ref, ticket, message };
 };
 
+/**
+ * After an edit or delete is stored: a sent WhatsApp message's change goes to the customer through the
+ * outbound pipeline (decisions D75). Private notes and Meta channels (the Graph API has neither) stay
+ * local; whether the message went out at all is the holder's call (a pending send carries the new text).
+ * A failed enqueue is logged: the change stands here, the customer keeps what they had.
+ */
+const queueChange = async (
+  ticket: Ticket,
+  message: StoredMessage,
+  kind: 'edit' | 'delete',
+  changedAt: string,
+): Promise<void> => {
+  if (ticket.channel !== 'whatsapp' || message.isPrivate || !message.fromMe || !message.providerId) return;
+  try {
+    const contact = await getContact(message.companyId, ticket.contactId);
+    const chatId = contact ? chatIdOf(ticket, contact) : ticket.chatId;
+    if (!chatId) return;
+    await enqueueOutbound({
+      kind,
+      companyId: message.companyId,
+      whatsappId: ticket.whatsappId,
+      channel: 'whatsapp',
+      ticketId: ticket.id,
+      messageId: messageWireId(ticket.id, message.ulid),
+      chatId,
+      providerMessageId: message.providerId,
+      changedAt,
+      requestedAt: new Date().toISOString(),
+    });
+  } catch (err) {
+    logger.error('message change not queued: the customer keeps the earlier message', {
+      companyId: message.companyId,
+      ticketId: ticket.id,
+      kind,
+      ...errorFields(err),
+    });
+  }
+};
+
 /** POST /messages/edit/{id}: own messages, within 15 minutes of sending (core §4). */
 export const editMessage = async (auth: AuthContext, id: string, body: string): Promise<MessageView> => {
   const text = body.trim();
@@ -533,6 +572,7 @@ export const editMessage = async (auth: AuthContext, id: string, body: string): 
     at: new Date(now).toISOString(),
   });
   if (!updated) throw noPermission('Messages can be edited within 15 minutes of sending');
+  await queueChange(ticket, updated, 'edit', updated.editedAt ?? new Date(now).toISOString());
   if (ticket.lastMsgSk === messageSortKey(ref.ulid)) {
     await refreshLastMessage(auth.companyId, ref, lastMessagePreview(updated));
   }
@@ -549,8 +589,10 @@ export const deleteMessage = async (auth: AuthContext, id: string): Promise<Mess
   const { ref, ticket } = await ownMessage(auth, id);
   const settings = await getCompanySettingsItem(auth.companyId);
   const erase = settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled';
-  const updated = await deleteOwnMessage(auth.companyId, ref, auth.userId, new Date().toISOString(), erase);
+  const at = new Date().toISOString();
+  const updated = await deleteOwnMessage(auth.companyId, ref, auth.userId, at, erase);
   if (!updated) throw noPermission('Only your own messages');
+  await queueChange(ticket, updated, 'delete', updated.deletedAt ?? at);
   if (erase && ticket.lastMsgSk === messageSortKey(ref.ulid)) {
     await refreshLastMessage(auth.companyId, ref, '');
   }

@@ -39,11 +39,53 @@ const fit = (id: string): string =>
 export const outboundGroupId = (send: Pick<OutboundSend, 'whatsappId' | 'chatId'>): string =>
   fit(`${send.whatsappId}:${send.chatId}`);
 
-export const enqueueOutbound = async (send: OutboundSend): Promise<void> => {
-  const parsed = outboundSendSchema.parse(send);
+/**
+ * A change of a message our side already sent (issue 4 item 4; decisions D75): the attendant edited it
+ * (`edit`, the stored text goes out) or deleted it for everyone (`delete`). WhatsApp (Baileys, simulator)
+ * only: Meta's Graph API has no edit or delete, so those stay local. The job names the stored message by
+ * wire id and its pinned provider id (the message to change); the change's own provider id is derived from
+ * `changeSeed` (`outboundChangeId`), so a retried job sends the same change, and the holder records it done.
+ * The holder skips a change of a message that never went out (gone, no provider id, ack 0 or failed): the
+ * pending send reads the stored message when it goes, so it carries the new text, or nothing when deleted.
+ */
+export const outboundChangeSchema = z.object({
+  kind: z.enum(['edit', 'delete']),
+  companyId: z.number().int().positive(),
+  whatsappId: z.number().int().positive(),
+  channel: z.literal('whatsapp'),
+  ticketId: z.number().int().positive(),
+  /** The changed message's wire id, `<ticketId>-<ulid>`. */
+  messageId: z.string().regex(/^\d+-[0-9A-HJKMNP-TV-Z]{26}$/),
+  chatId: z.string().min(1).max(200),
+  /** The changed message's provider id (pinned when it was stored, D34). */
+  providerMessageId: z.string().min(1).max(200),
+  /** When the attendant changed it (`editedAt` / `deletedAt` of the stored message): names this change. */
+  changedAt: z.iso.datetime(),
+  requestedAt: z.iso.datetime(),
+});
+export type OutboundChange = z.infer<typeof outboundChangeSchema>;
+
+/** What the `outbound` queue carries: a send, or a change of a sent message. */
+export const outboundJobSchema = z.discriminatedUnion('kind', [outboundSendSchema, outboundChangeSchema]);
+export type OutboundJob = z.infer<typeof outboundJobSchema>;
+
+/** The provider id of a change (the edit or revoke message itself): the same for every retry of it. */
+export const outboundChangeId = (change: OutboundChange): string =>
+  whatsappMessageId(`${change.companyId}:${change.whatsappId}:${change.kind}:${change.messageId}:${change.changedAt}`);
+
+/** One job per message and change: a send, each edit (by its time) and the delete never collapse together. */
+const deduplicationIdOf = (job: OutboundJob): string =>
+  fit(
+    job.kind === 'send'
+      ? `${job.whatsappId}:${job.messageId}`
+      : `${job.whatsappId}:${job.messageId}:${job.kind}:${job.changedAt}`,
+  );
+
+export const enqueueOutbound = async (job: OutboundJob): Promise<void> => {
+  const parsed = outboundJobSchema.parse(job);
   await sendQueueMessage('outbound', parsed, {
     groupId: outboundGroupId(parsed),
-    deduplicationId: fit(`${parsed.whatsappId}:${parsed.messageId}`),
+    deduplicationId: deduplicationIdOf(parsed),
   });
 };
 

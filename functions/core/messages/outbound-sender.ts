@@ -3,7 +3,9 @@ import { getTicket } from '../../data/ticket-repository';
 import { InboundScope } from '../inbound/inbound-scope';
 import { publishForTicket } from '../tickets/ticket-events';
 import { toMessageView } from '../tickets/ticket-views';
-import type { OutboundSend } from './outbound-queue';
+import { wakeHolder } from '../connections/worker-outbox';
+import { putOutboxItem } from '../../data/wa-outbox-repository';
+import type { OutboundChange, OutboundSend } from './outbound-queue';
 
 /**
  * The channel-independent half of a send (D34, D41): which stored message a job means, whether it may
@@ -61,4 +63,44 @@ export const confirmSent = async (send: OutboundSend): Promise<void> => {
 export const failSend = async (send: OutboundSend, code: string = SEND_FAILED): Promise<void> => {
   const updated = await markSendFailed(send.companyId, refOf(send), code);
   if (updated) await publishUpdate(send.companyId, updated);
+};
+
+// ------------------------------------------------------------------------------- edits and deletes (D75)
+
+/**
+ * The outbound job's WhatsApp branch for a change: into the connection's outbox after the message's own
+ * send (`sk` = the message's ULID, then `#E<time>` or `#D`), so a chat's items keep their order and a send
+ * still waiting holds its change back; a retried job rewrites the same item.
+ */
+export const outboxKeyOfChange = (change: OutboundChange): string =>
+  `${refOf(change).ulid}#${change.kind === 'edit' ? `E${change.changedAt}` : 'D'}`;
+
+export const queueWhatsAppChange = async (change: OutboundChange): Promise<void> => {
+  await putOutboxItem(change.companyId, change.whatsappId, outboxKeyOfChange(change), 'change', change);
+  await wakeHolder(change.companyId, change.whatsappId);
+};
+
+export type ChangePlan =
+  | { skip: 'gone' | 'private' | 'not-ours' | 'never-sent' | 'superseded' | 'not-deleted' }
+  | { skip?: undefined; message: StoredMessage };
+
+/**
+ * Reads the message a change means and whether the change goes out: only our own, non-private message
+ * that WhatsApp already took (a provider id and ack ≥ 1). A message still at ack 0 (its send pending or
+ * failed) is skipped: the pending send reads the stored message, so it goes with the new text, or not at
+ * all once deleted. An edit older than the message's latest edit is skipped (the newer one sends the text);
+ * an edit of a message deleted meanwhile is skipped (the delete follows).
+ */
+export const planChange = async (change: OutboundChange): Promise<ChangePlan> => {
+  const ref = refOf(change);
+  const message = await getMessage(change.companyId, ref.ticketId, ref.ulid);
+  if (!message) return { skip: 'gone' };
+  if (!message.fromMe) return { skip: 'not-ours' };
+  if (message.isPrivate) return { skip: 'private' };
+  if (!message.providerId || message.ack < 1) return { skip: 'never-sent' };
+  if (change.kind === 'edit') {
+    if (message.isDeleted) return { skip: 'superseded' };
+    if ((message.editedAt ?? '') > change.changedAt) return { skip: 'superseded' };
+  } else if (!message.isDeleted) return { skip: 'not-deleted' };
+  return { message };
 };

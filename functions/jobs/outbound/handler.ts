@@ -3,7 +3,8 @@ import { dispatchMetaSend } from '../../channels/meta/send-meta-message';
 import { queueWhatsAppSend } from '../../core/connections/worker-outbox';
 import type { InboundChannel } from '../../core/inbound/inbound-event';
 import { errorFields, logger } from '../../core/logger';
-import { outboundSendSchema, type OutboundSend } from '../../core/messages/outbound-queue';
+import { outboundJobSchema, type OutboundJob, type OutboundSend } from '../../core/messages/outbound-queue';
+import { queueWhatsAppChange } from '../../core/messages/outbound-sender';
 
 /**
  * Consumer of the `outbound` FIFO queue (decisions D34, D41; registered in functions/jobs/registry.ts).
@@ -12,6 +13,8 @@ import { outboundSendSchema, type OutboundSend } from '../../core/messages/outbo
  *   puts the send in that connection's outbox and wakes the holder, which sends in order;
  * - Meta channels (`whatsappapi`, `facebook`, `instagram`) send through the Graph API from here
  *   (functions/channels/meta/, added by the Meta item).
+ * An edit or delete of a sent message (`kind: 'edit' | 'delete'`, decisions D75) exists for `whatsapp`
+ * only and goes into the connection's outbox after the message's send, like a send.
  * A chat's sends are handled one after another in queue order; a failure reports that send and every
  * later one of its chat as batch item failures, so the order holds on the retry. A send that does not
  * parse, or whose channel has no sender here, is logged and dropped: it can never succeed.
@@ -25,7 +28,7 @@ export const OUTBOUND_DISPATCH: Partial<Record<InboundChannel, OutboundDispatch>
   instagram: dispatchMetaSend,
 };
 
-type Parsed = { record: SQSRecord; send: OutboundSend | null };
+type Parsed = { record: SQSRecord; send: OutboundJob | null };
 
 const parse = (record: SQSRecord): Parsed => {
   let body: unknown;
@@ -34,7 +37,7 @@ const parse = (record: SQSRecord): Parsed => {
   } catch {
     body = undefined;
   }
-  const result = outboundSendSchema.safeParse(body);
+  const result = outboundJobSchema.safeParse(body);
   if (result.success) return { record, send: result.data };
   logger.error('outbound send dropped: invalid', {
     messageId: record.messageId,
@@ -55,8 +58,12 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       for (let i = 0; i < items.length; i += 1) {
         const { record, send } = items[i]!;
         if (!send) continue;
-        const dispatch = OUTBOUND_DISPATCH[send.channel];
-        if (!dispatch) {
+        let run: (() => Promise<void>) | undefined;
+        if (send.kind === 'send') {
+          const dispatch = OUTBOUND_DISPATCH[send.channel];
+          if (dispatch) run = () => dispatch(send);
+        } else run = () => queueWhatsAppChange(send);
+        if (!run) {
           logger.error('outbound send dropped: no sender for its channel', {
             companyId: send.companyId,
             whatsappId: send.whatsappId,
@@ -65,7 +72,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
           continue;
         }
         try {
-          await dispatch(send);
+          await run();
         } catch (err) {
           logger.error('outbound send failed; it and the rest of its chat will be retried', {
             messageId: record.messageId,
