@@ -317,10 +317,15 @@ export const messagePageLatency: Benchmark = {
           'HTTP',
           a.http,
           b.http,
-          [cell(a.calls, b.calls), cell(a.queryItems, b.queryItems), cell(a.getItems, b.getItems)],
+          [
+            String(a.http.length),
+            cell(a.calls, b.calls),
+            cell(a.queryItems, b.queryItems),
+            cell(a.getItems, b.getItems),
+          ],
           true,
         );
-        ratioRow(s.name, 'service', a.service, b.service, ['', '', ''], false);
+        ratioRow(s.name, 'service', a.service, b.service, [String(a.service.length), '', '', ''], false);
       }
       const all = (t: Thread, f: keyof Samples) => scenarios.flatMap((s) => samples.get(key(s, t))![f]);
       const overall = ratioRow(
@@ -329,6 +334,7 @@ export const messagePageLatency: Benchmark = {
         all(small, 'http'),
         all(big, 'http'),
         [
+          String(all(small, 'http').length),
           cell(all(small, 'calls'), all(big, 'calls')),
           cell(all(small, 'queryItems'), all(big, 'queryItems')),
           cell(all(small, 'getItems'), all(big, 'getItems')),
