@@ -1,9 +1,8 @@
 import {
-  getContact,
+  getContacts,
   listContacts,
   numberDigits,
   searchContactsByNumber,
-  type Contact,
   type ContactChannel,
 } from '../../data/contact-repository';
 import { company, searchForm } from '../../data/keys';
@@ -109,11 +108,10 @@ export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput):
     : q.date
       ? await fetchPage(q, TICKET_PAGE_SIZE, (cursor) => ticketsCreatedOn(companyId, viewer, q, q.date!, cursor))
       : await listTabs(companyId, viewer, scope, q);
-  const contacts = new Map<number, Contact | null>();
-  await Promise.all(
-    [...new Set(page.items.map((t) => t.contactId))].map(async (id) =>
-      contacts.set(id, await getContact(companyId, id)),
-    ),
+  // One BatchGet for the page's contacts, not a read per ticket.
+  const contacts = await getContacts(
+    companyId,
+    page.items.map((t) => t.contactId),
   );
   const tickets: TicketView[] = [];
   for (const t of page.items) {
