@@ -82,7 +82,7 @@ describe("a company's first day", () => {
     // The same attendant logs in elsewhere: the first browser is told and sent to log in again.
     const elsewhere = await session();
     await logIn(elsewhere.page, ATTENDANT);
-    await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor();
+    await first.page.getByText('Sua conta foi acessada em outro computador.', { exact: true }).waitFor();
     await first.page.waitForURL('**/login');
     // The newer session is unaffected.
     await settledMenu(elsewhere.page, ['Atendimentos']);
