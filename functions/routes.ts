@@ -308,6 +308,14 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'super',
   },
   { method: 'POST', path: '/whatsapp-restart', area: 'connections', handler: 'restart-connections', auth: 'user' },
+  // The import of old messages (decisions D78): closes the pending tickets the last import created.
+  {
+    method: 'POST',
+    path: '/closedimported/{id}',
+    area: 'connections',
+    handler: 'close-imported-tickets',
+    auth: 'user',
+  },
   // Meta (decisions D40): the Facebook login's pages and Instagram accounts become connections; Meta's webhooks
   // (Messenger, Instagram, WhatsApp Cloud API) are public and checked by their X-Hub-Signature-256.
   { method: 'POST', path: '/facebook', area: 'connections', handler: 'connect-facebook-pages', auth: 'user' },
@@ -349,6 +357,14 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/simulator/{whatsappId}/read',
     area: 'connections',
     handler: 'simulate-customer-read',
+    auth: 'user',
+  },
+  // The simulated phone's past conversations, handed over after a pairing (the import of old messages, D78).
+  {
+    method: 'PUT',
+    path: '/simulator/{whatsappId}/history',
+    area: 'connections',
+    handler: 'set-simulator-history',
     auth: 'user',
   },
 ];

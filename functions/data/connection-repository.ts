@@ -78,7 +78,10 @@ export interface Connection {
   importRecentMessages: string | null;
   importOldMessagesGroups: boolean;
   closedTicketsPostImported: boolean;
+  /** '' | preparing | running | renderButtonCloseTickets (data/message-import-repository.ts, decisions D78). */
   statusImportMessages: string;
+  /** When the running (or last) import of old messages began; null when none shows. */
+  importStartedAt?: string | null;
   collectiveVacationStart: string | null;
   collectiveVacationEnd: string | null;
   collectiveVacationMessage: string;
@@ -140,6 +143,7 @@ export const CONNECTION_DEFAULTS = {
   importOldMessagesGroups: false,
   closedTicketsPostImported: false,
   statusImportMessages: '',
+  importStartedAt: null,
   collectiveVacationStart: null,
   collectiveVacationEnd: null,
   collectiveVacationMessage: '',

@@ -180,6 +180,11 @@ export interface TicketMessageUpdate {
   updatedAt: string;
   /** increment: a contact's message; reset: someone answered (all read); keep: the system wrote. */
   unread: 'increment' | 'reset' | 'keep';
+  /**
+   * An old message (the import of old messages, decisions D78): it may be older than what the ticket shows,
+   * so the ticket's last message and list position move only when it is the newest; never its unread count.
+   */
+  onlyIfLatest?: boolean;
 }
 
 /** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
@@ -205,6 +210,7 @@ export const storeMessage = async (
       : ticket.unread === 'reset'
         ? ', unreadMessages = :zero, readUpTo = :sk'
         : '';
+  if (ticket.onlyIfLatest) return storeOldMessage(message, ticket);
   for (let attempt = 1; ; attempt += 1) {
     try {
       await mapDynamoErrors(
@@ -260,6 +266,77 @@ export const storeMessage = async (
       throw err;
     }
   }
+};
+
+/**
+ * `storeMessage` of an old message: the message (conditional on being new) with a check that the ticket
+ * exists, then the ticket's last message and list position only if this message is its newest.
+ */
+const storeOldMessage = async (
+  message: StoredMessage,
+  ticket: TicketMessageUpdate,
+): Promise<'stored' | 'duplicate' | 'ticket-gone'> => {
+  const { companyId, ticketId, ulid } = message;
+  const sk = messageSortKey(ulid);
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: {
+                    ...messageKeys(companyId, ticketId, ulid),
+                    ...messageHistoryKeys(companyId, message.contactId, ulid),
+                    type: 'MSG',
+                    ...message,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                ConditionCheck: {
+                  TableName: tableName(),
+                  Key: ticketKeys(companyId, ticketId),
+                  ConditionExpression: 'attribute_exists(pk)',
+                },
+              },
+            ],
+          }),
+        ),
+      (failure) => new StoreRefused(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'duplicate' : 'ticket-gone'),
+    );
+  } catch (err) {
+    if (err instanceof StoreRefused) return err.outcome;
+    throw err;
+  }
+  const listSortKey = ticketListSortKey(ticket.updatedAt, ticketId);
+  try {
+    await mapDynamoErrors(
+      () =>
+        db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: ticketKeys(companyId, ticketId),
+            UpdateExpression: 'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastMsgSk) OR lastMsgSk < :sk)',
+            ExpressionAttributeValues: {
+              ':last': ticket.lastMessage,
+              ':at': ticket.updatedAt,
+              ':sk': sk,
+              ':list': listSortKey,
+            },
+          }),
+        ),
+      () => new StoreRefused('duplicate'),
+    );
+  } catch (err) {
+    if (!(err instanceof StoreRefused)) throw err; // a newer message is the ticket's last: it stays
+  }
+  await indexStoredWords(companyId, [message]);
+  return 'stored';
 };
 
 class StoreRefused extends Conflict {

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
@@ -232,4 +232,60 @@ export const changeReceived = async (
     db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: target }, ConsistentRead: true })),
   );
   return out.Item ? toReceived(out.Item) : null;
+};
+
+/**
+ * The simulated phone's past conversations (decisions D78): what WhatsApp hands a newly paired device as
+ * its history, so the import of old messages can be tried with the simulator. One item
+ * (`sk = HISTORY`, at most PHONE_HISTORY_MAX entries), replaced as a whole; demo data with the TTL above.
+ */
+export interface PhoneHistoryEntry {
+  /** The customer: digits with country code. */
+  number: string;
+  name?: string;
+  /** A group chat the customer wrote in (digits id and subject). */
+  group?: { id: string; name?: string };
+  /** Sent by the phone's owner (the business) rather than the customer. */
+  fromMe?: boolean;
+  body: string;
+  /** When it was sent (ISO). */
+  at: string;
+}
+
+export const PHONE_HISTORY_MAX = 200;
+
+export const setPhoneHistory = async (
+  companyId: number,
+  whatsappId: number,
+  entries: readonly PhoneHistoryEntry[],
+  now = Date.now(),
+): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: simulatorPhonePartition(companyId, whatsappId),
+          sk: 'HISTORY',
+          type: 'SIMHISTORY',
+          entries,
+          ttl: Math.floor(now / 1000) + TTL_SECONDS,
+        },
+      }),
+    ),
+  );
+};
+
+/** The phone's past conversations as set, or null when none was set. */
+export const getPhoneHistory = async (companyId: number, whatsappId: number): Promise<PhoneHistoryEntry[] | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: simulatorPhonePartition(companyId, whatsappId), sk: 'HISTORY' },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return out.Item ? (out.Item.entries as PhoneHistoryEntry[]) : null;
 };

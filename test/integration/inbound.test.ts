@@ -495,6 +495,18 @@ describe('inbound pipeline: groups', () => {
 
     for (const s of [w.admin, withGroups]) await eventsUntil(s, isCreateOf('bom dia, grupo'));
     await expectNothingPending(w.inA);
+
+    // The group is renamed on WhatsApp: its contact follows the new subject (a person's name would stay).
+    const renamed = await enqueueInbound(
+      message(w, participant, {
+        chat: { id: `${groupId}@g.us`, isGroup: true, name: 'Clientes VIP 2027' },
+        contact: undefined,
+        participant: { phone: participant, pushName: 'Pedro' },
+        content: { type: 'text', body: 'novo nome' },
+      }),
+    );
+    await stored(w, renamed.providerMessageId);
+    expect(await getContact(w.companyId, ref.contactId)).toMatchObject({ name: 'Clientes VIP 2027' });
   });
 
   it('a connection that does not allow groups ignores group messages', async () => {

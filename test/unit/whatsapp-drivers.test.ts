@@ -10,9 +10,10 @@ import {
   toBaileysKeyStore,
   type BaileysSocket,
 } from '../../functions/channels/whatsapp/baileys-driver';
-import type { DisconnectReason, SessionEvents } from '../../functions/channels/whatsapp/driver';
+import type { DisconnectReason, HistoryBatch, SessionEvents } from '../../functions/channels/whatsapp/driver';
 import {
   createSimulatorDriver,
+  demoPhoneHistory,
   isSimulatorCreds,
   simulatedPhoneNumber,
 } from '../../functions/channels/whatsapp/simulator-driver';
@@ -130,6 +131,99 @@ describe('Baileys session over a stand-in socket', () => {
     expect(r.names()).toEqual(['connected']);
   });
 
+  const waMessage = (remoteJid: string, id: string, text: string, seconds: number, participant?: string) =>
+    proto.WebMessageInfo.fromObject({
+      key: { remoteJid, fromMe: false, id, ...(participant ? { participant } : {}) },
+      messageTimestamp: seconds,
+      pushName: 'Maria',
+      message: { conversation: text },
+    });
+
+  it('hands the phone’s history over in order, named groups included, the last batch complete', async () => {
+    const socket = fakeSocket();
+    let config: { syncFullHistory?: boolean } | undefined;
+    const driver = createBaileysDriver({
+      makeSocket: (c) => {
+        config = c as typeof config;
+        return socket as unknown as BaileysSocket;
+      },
+    });
+    const batches: HistoryBatch[] = [];
+    const r = recorder();
+    driver.start(
+      { creds: null, keys: noKeys },
+      { ...r.events, history: (b) => batches.push(b) },
+      { ...context, inbound: async () => undefined, fullHistory: true },
+    );
+    // A connection that imports old messages asks the phone for its whole history when pairing.
+    expect(config?.syncFullHistory).toBe(true);
+    const group = '120363025246125486@g.us';
+    socket.ev.emit('messaging-history.set', {
+      chats: [{ id: group, name: 'Fornecedores' }],
+      contacts: [],
+      messages: [
+        waMessage('5511912345678@s.whatsapp.net', '3A00000000000000000A', 'antiga', 1_763_000_000),
+        waMessage(group, '3A00000000000000000B', 'no grupo', 1_763_000_060, '5511987654321@s.whatsapp.net'),
+        waMessage('status@broadcast', '3A00000000000000000C', 'status', 1_763_000_120, '5511912345678@s.whatsapp.net'),
+      ],
+      progress: 40,
+    });
+    socket.ev.emit('messaging-history.set', {
+      chats: [],
+      contacts: [],
+      messages: [waMessage('5511912345678@s.whatsapp.net', '3A00000000000000000D', 'mais nova', 1_763_000_180)],
+      isLatest: true,
+    });
+    await vi.waitFor(() => expect(batches).toHaveLength(2));
+    expect(batches.map((b) => b.complete)).toEqual([false, true]);
+    // Status broadcasts are not chats: they never become history messages.
+    expect(batches[0]!.messages.map((m) => [m.providerMessageId, m.chat])).toEqual([
+      ['3A00000000000000000A', { id: '5511912345678@s.whatsapp.net', isGroup: false }],
+      ['3A00000000000000000B', { id: group, isGroup: true, name: 'Fornecedores' }],
+    ]);
+    expect(batches[1]!.messages[0]).toMatchObject({
+      content: { type: 'text', body: 'mais nova' },
+      timestamp: new Date(1_763_000_180_000).toISOString(),
+    });
+  });
+
+  it('names a live group message by the group’s subject, asking WhatsApp once per group', async () => {
+    const socket = Object.assign(fakeSocket(), {
+      groupMetadata: vi.fn(async (jid: string) => ({ id: jid, subject: 'Equipe de vendas' })),
+    });
+    const driver = createBaileysDriver({ makeSocket: () => socket as unknown as BaileysSocket });
+    const delivered: Record<string, unknown>[] = [];
+    driver.start({ creds: null, keys: noKeys }, recorder().events, {
+      ...context,
+      inbound: async (e) => {
+        delivered.push(e as Record<string, unknown>);
+      },
+    });
+    const group = '120363000000000777@g.us';
+    const participant = '5511987654321@s.whatsapp.net';
+    socket.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [
+        waMessage(group, '3A0000000000000000E1', 'um', 1_763_000_000, participant),
+        waMessage(group, '3A0000000000000000E2', 'dois', 1_763_000_001, participant),
+      ],
+    });
+    await vi.waitFor(() => expect(delivered).toHaveLength(2));
+    expect(delivered.map((e) => e.chat)).toEqual([
+      { id: group, isGroup: true, name: 'Equipe de vendas' },
+      { id: group, isGroup: true, name: 'Equipe de vendas' },
+    ]);
+    expect(socket.groupMetadata).toHaveBeenCalledOnce();
+    // A renamed group: the subject WhatsApp announces is used from then on.
+    socket.ev.emit('groups.update', [{ id: group, subject: 'Vendas 2027' }]);
+    socket.ev.emit('messages.upsert', {
+      type: 'notify',
+      messages: [waMessage(group, '3A0000000000000000E3', 'três', 1_763_000_002, participant)],
+    });
+    await vi.waitFor(() => expect(delivered).toHaveLength(3));
+    expect(delivered[2]!.chat).toEqual({ id: group, isGroup: true, name: 'Vendas 2027' });
+  });
+
   it('uses Baileys’ BufferJSON as its codec, and revives app-state sync keys as protobuf objects', async () => {
     const driver = createBaileysDriver({ makeSocket: () => fakeSocket() as unknown as BaileysSocket });
     const creds = initAuthCreds();
@@ -181,6 +275,75 @@ describe('the simulator driver', () => {
     driver.start({ creds, keys: noKeys }, second.events, context);
     await tick();
     expect(second.log).toEqual([{ event: 'connected', value: '5500000000042' }]);
+  });
+
+  it('after a pairing the phone hands its history over once, in time order, in batches of 50, the last one complete', async () => {
+    const entries = Array.from({ length: 120 }, (_, i) => ({
+      number: '5511900000001',
+      name: 'Ana',
+      body: `mensagem ${i}`,
+      // Given newest first: the phone hands them over oldest first.
+      at: new Date(Date.UTC(2026, 10, 1) + (120 - i) * 60_000).toISOString(),
+    }));
+    const driver = createSimulatorDriver({
+      phone: {
+        record: async () => null,
+        list: async () => ({ messages: [], hasMore: false }),
+        raiseAck: async () => false,
+        history: async () => entries,
+      },
+    });
+    const batches: HistoryBatch[] = [];
+    const r = recorder();
+    const creds = { simulator: true, number: '5500000000042', pairedAt: '2026-11-01T00:00:00.000Z', historyPending: true };
+    driver.start({ creds, keys: noKeys }, { ...r.events, history: (b) => batches.push(b) }, context);
+    await vi.waitFor(() => expect(r.names()).toContain('credsUpdate'));
+    expect(batches.map((b) => [b.messages.length, b.complete])).toEqual([
+      [50, false],
+      [50, false],
+      [20, true],
+    ]);
+    const all = batches.flatMap((b) => b.messages);
+    expect(all[0]).toMatchObject({
+      kind: 'message',
+      companyId: 7,
+      whatsappId: 42,
+      chat: { id: '5511900000001@s.whatsapp.net', isGroup: false },
+      fromMe: false,
+      contact: { phone: '5511900000001', pushName: 'Ana' },
+      content: { type: 'text', body: 'mensagem 119' },
+    });
+    expect(all.map((m) => m.timestamp)).toEqual([...all.map((m) => m.timestamp)].sort());
+    expect(new Set(all.map((m) => m.providerMessageId)).size).toBe(120);
+    // Handed over: the stored credentials say so, and a reconnect hands nothing over again.
+    const after = r.log.find((l) => l.event === 'credsUpdate')!.value;
+    expect(after).toMatchObject({ historyPending: false, number: '5500000000042' });
+    const again: HistoryBatch[] = [];
+    driver.start({ creds: after, keys: noKeys }, { ...recorder().events, history: (b) => again.push(b) }, context);
+    await tick();
+    await tick();
+    expect(again).toEqual([]);
+  });
+
+  it('a phone nobody gave a history hands over the demo history', async () => {
+    const driver = createSimulatorDriver({
+      phone: {
+        record: async () => null,
+        list: async () => ({ messages: [], hasMore: false }),
+        raiseAck: async () => false,
+        history: async () => null,
+      },
+    });
+    const batches: HistoryBatch[] = [];
+    const r = recorder();
+    const creds = { simulator: true, number: '5500000000042', pairedAt: '2026-11-01T00:00:00.000Z', historyPending: true };
+    driver.start({ creds, keys: noKeys }, { ...r.events, history: (b) => batches.push(b) }, context);
+    await vi.waitFor(() => expect(r.names()).toContain('credsUpdate'));
+    const messages = batches.flatMap((b) => b.messages);
+    expect(messages.length).toBe(demoPhoneHistory(new Date()).length);
+    expect(batches.at(-1)!.complete).toBe(true);
+    expect(messages.some((m) => m.chat.isGroup && m.participant?.phone !== undefined)).toBe(true);
+    expect(messages.some((m) => m.fromMe)).toBe(true);
   });
 
   it('after close or logout it emits nothing; a scan without a QR code on screen does nothing', async () => {

@@ -16,6 +16,7 @@ import { errorFields, logger } from '../../core/logger';
 import { putMediaObject } from '../../data/media-store';
 import { mapCall, mapMessageUpdate, mapUpsertMessage, type BaileysInboundContext } from './baileys-inbound';
 import type {
+  HistoryMessage,
   OutboundMessage,
   DisconnectReason,
   Session,
@@ -146,7 +147,56 @@ const baileysLogger = (bindings: Record<string, unknown>): BaileysLogger => {
 
 /** What the driver uses of a Baileys socket (tests give a stand-in). */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'logout' | 'end'> &
-  Partial<Pick<WASocket, 'sendMessage' | 'updateMediaMessage'>>;
+  Partial<Pick<WASocket, 'sendMessage' | 'updateMediaMessage' | 'groupMetadata'>>;
+
+/**
+ * Group subjects a session knows (decisions D78): from the phone's history and group events, else asked
+ * once per group (`groupMetadata`); a failed ask is not repeated for a minute, so a burst of a group's
+ * messages makes one call.
+ */
+export class GroupSubjects {
+  private readonly known = new Map<string, string>();
+  private readonly asking = new Map<string, Promise<string | undefined>>();
+  private readonly failedAt = new Map<string, number>();
+
+  constructor(
+    private readonly ask: ((jid: string) => Promise<{ subject?: string | null }>) | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  remember(jid: string | null | undefined, subject: string | null | undefined): void {
+    if (jid && jid.endsWith('@g.us') && subject) this.known.set(jid, subject);
+  }
+
+  async subjectOf(jid: string): Promise<string | undefined> {
+    const known = this.known.get(jid);
+    if (known !== undefined || !this.ask) return known;
+    const failed = this.failedAt.get(jid);
+    if (failed !== undefined && this.now() - failed < 60_000) return undefined;
+    let pending = this.asking.get(jid);
+    if (!pending) {
+      pending = this.ask(jid)
+        .then((meta) => {
+          this.remember(jid, meta.subject);
+          return meta.subject ?? undefined;
+        })
+        .catch(() => {
+          this.failedAt.set(jid, this.now());
+          return undefined;
+        })
+        .finally(() => this.asking.delete(jid));
+      this.asking.set(jid, pending);
+    }
+    return pending;
+  }
+
+  /** The event with the group's subject as its chat name, when it is a group message without one. */
+  async named<E extends { kind: string; chat: { id: string; isGroup?: boolean; name?: string } }>(event: E): Promise<E> {
+    if (event.kind !== 'message' || !event.chat.isGroup || event.chat.name) return event;
+    const name = await this.subjectOf(event.chat.id);
+    return name ? { ...event, chat: { ...event.chat, name } } : event;
+  }
+}
 
 /**
  * Our send as Baileys' `sendMessage(jid, content, options)` (decisions D34, D41): the message id is the one
@@ -245,14 +295,23 @@ class BaileysSession implements Session {
       browser: Browsers.ubuntu('ZapDesk'),
       printQRInTerminal: false,
       markOnlineOnConnect: false,
-      // History import (importOldMessages) belongs to the inbound item; until then only new messages.
-      syncFullHistory: false,
+      // The whole history only when the connection imports old messages (decisions D78).
+      syncFullHistory: context.fullHistory === true,
     });
     // Baileys merges each update into `creds` in its own listener, registered before this one.
     this.socket.ev.on('creds.update', () => {
       if (!this.ended) events.credsUpdate(this.creds);
     });
     const sink = context.inbound;
+    const groups = new GroupSubjects(
+      this.socket.groupMetadata ? (jid) => this.socket.groupMetadata!(jid) : undefined,
+    );
+    this.socket.ev.on('groups.upsert', (metas) => {
+      for (const meta of metas) groups.remember(meta.id, meta.subject);
+    });
+    this.socket.ev.on('groups.update', (metas) => {
+      for (const meta of metas) groups.remember(meta.id, meta.subject);
+    });
     if (sink) {
       const inbound: BaileysInboundContext = {
         companyId: context.companyId,
@@ -273,7 +332,7 @@ class BaileysSession implements Session {
       };
       const deliver = (event: Promise<Parameters<typeof sink>[0] | null>) =>
         event
-          .then((e) => (e && !this.ended ? sink(e) : undefined))
+          .then(async (e) => (e && !this.ended ? sink(await groups.named(e)) : undefined))
           .catch((err: unknown) =>
             logger.error('whatsapp event not enqueued', { ...inboundLogFields(context), ...errorFields(err) }),
           );
@@ -281,6 +340,24 @@ class BaileysSession implements Session {
       this.socket.ev.on('messages.upsert', ({ messages, type }) => {
         if (type !== 'notify') return;
         for (const message of messages) void deliver(mapUpsertMessage(message, inbound));
+      });
+      // The phone's history after a pairing (WhatsApp's history sync): the worker imports what the
+      // connection's window takes (decisions D78). Batches are handed over in order.
+      let history = Promise.resolve();
+      this.socket.ev.on('messaging-history.set', ({ chats, messages, isLatest, progress }) => {
+        for (const chat of chats) groups.remember(chat.id, chat.name);
+        history = history
+          .then(async () => {
+            const mapped: HistoryMessage[] = [];
+            for (const message of messages) {
+              const event = await mapUpsertMessage(message, inbound).catch(() => null);
+              if (event?.kind === 'message') mapped.push(await groups.named(event));
+            }
+            if (!this.ended) events.history?.({ messages: mapped, complete: isLatest === true || progress === 100 });
+          })
+          .catch((err: unknown) =>
+            logger.error('whatsapp history not handed over', { ...inboundLogFields(context), ...errorFields(err) }),
+          );
       });
       this.socket.ev.on('messages.update', (updates) => {
         for (const update of updates) void deliver(Promise.resolve(mapMessageUpdate(update, inbound)));

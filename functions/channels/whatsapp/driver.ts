@@ -31,6 +31,21 @@ export interface SessionEvents {
   disconnected: (reason: DisconnectReason) => void;
   /** The credentials changed: the worker stores them (as the lease holder) before anything relies on them. */
   credsUpdate: (creds: unknown) => void;
+  /**
+   * The phone's history, which WhatsApp hands a newly paired device in batches (Baileys'
+   * `messaging-history.set`), normalised like live messages; `complete` on the last batch. The worker
+   * imports what falls in the connection's import window (decisions D78) and ignores the rest.
+   */
+  history?: (batch: HistoryBatch) => void;
+}
+
+/** A message of the phone's history, in the inbound contract (D31). */
+export type HistoryMessage = Extract<InboundEventInput, { kind: 'message' }>;
+
+export interface HistoryBatch {
+  messages: HistoryMessage[];
+  /** The phone said this is its last batch. */
+  complete: boolean;
 }
 
 /** The signal key store the worker gives a session, backed by DynamoDB (wa-auth-state-repository.ts). */
@@ -106,6 +121,8 @@ export interface SessionContext {
   whatsappId: number;
   /** Where the session delivers what the phone receives (D31). */
   inbound?: InboundSink;
+  /** The connection imports old messages: ask the phone for its whole history when pairing (D78). */
+  fullHistory?: boolean;
 }
 
 export interface WhatsAppDriver {

@@ -1,13 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   changeReceived,
+  getPhoneHistory,
   listReceived,
   raiseReceivedAck,
   recordReceived,
+  type PhoneHistoryEntry,
   type ReceivedMessage,
 } from '../../data/simulator-phone-repository';
 import type { InboundEventInput } from '../inbound';
 import type {
+  HistoryMessage,
   OutboundMessage,
   Session,
   SessionAuthState,
@@ -38,6 +41,8 @@ export interface SimulatorCreds {
   /** The simulated phone's number (digits with country code). */
   number: string;
   pairedAt: string;
+  /** Paired, and the phone's history not handed over yet (WhatsApp's history sync after a pairing, D78). */
+  historyPending?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -61,6 +66,8 @@ export interface SimulatedPhone {
   raiseAck: typeof raiseReceivedAck;
   /** An edit or delete for everyone changes the message received before (without it: recorded as its own). */
   change?: typeof changeReceived;
+  /** The phone's past conversations (null: none set, the demo history is used). */
+  history?: typeof getPhoneHistory;
 }
 
 const dynamoPhone: SimulatedPhone = {
@@ -68,6 +75,69 @@ const dynamoPhone: SimulatedPhone = {
   list: listReceived,
   raiseAck: raiseReceivedAck,
   change: changeReceived,
+  history: getPhoneHistory,
+};
+
+/** History messages per batch, as WhatsApp hands a history over in chunks. */
+const HISTORY_BATCH = 50;
+
+/**
+ * The past conversations of a simulated phone nobody gave a history (decisions D78): three customers and
+ * a group over the last three days, so the import of old messages shows something when tried by hand.
+ */
+export const demoPhoneHistory = (now: Date): PhoneHistoryEntry[] => {
+  const at = (daysAgo: number, minutes: number) =>
+    new Date(now.getTime() - daysAgo * 86_400_000 + minutes * 60_000).toISOString();
+  const mariana = { number: '5511987650001', name: 'Mariana Costa' };
+  const roberto = { number: '5521987650002', name: 'Roberto Lima' };
+  const patricia = { number: '5531987650003', name: 'Patrícia Souza' };
+  const group = { id: '120363000000000001', name: 'Fornecedores' };
+  return [
+    { ...mariana, body: 'Bom dia! Vocês entregam no sábado?', at: at(3, 0) },
+    { ...mariana, fromMe: true, body: 'Bom dia, Mariana! Entregamos sim, das 8h às 12h.', at: at(3, 4) },
+    { ...mariana, body: 'Perfeito, obrigada!', at: at(3, 6) },
+    { ...roberto, body: 'Olá, meu pedido 4521 ainda não chegou.', at: at(2, 30) },
+    { ...roberto, fromMe: true, body: 'Olá, Roberto. Vou verificar com a transportadora.', at: at(2, 41) },
+    { ...roberto, fromMe: true, body: 'Seu pedido sai para entrega amanhã.', at: at(2, 95) },
+    { ...roberto, body: 'Ótimo, aguardo.', at: at(2, 97) },
+    { ...patricia, body: 'Vocês aceitam PIX?', at: at(1, 10) },
+    { ...patricia, fromMe: true, body: 'Aceitamos PIX e cartão.', at: at(1, 12) },
+    { ...roberto, group, body: 'Bom dia, pessoal. A nota fiscal de novembro já foi enviada.', at: at(1, 60) },
+  ];
+};
+
+/** A history entry as the phone hands it over, with a provider id that is the same every time. */
+const historyMessageOf = (
+  context: SessionContext,
+  entry: PhoneHistoryEntry,
+  index: number,
+): HistoryMessage => {
+  const customer: SimulatedCustomer = {
+    number: entry.number,
+    ...(entry.name ? { name: entry.name } : {}),
+    ...(entry.group ? { group: entry.group } : {}),
+  };
+  const identity = { phone: entry.number, ...(entry.name ? { pushName: entry.name } : {}) };
+  const id = createHash('sha256')
+    .update(`${context.whatsappId}:${index}:${entry.at}:${entry.number}:${entry.body}`)
+    .digest('hex')
+    .slice(0, 20)
+    .toUpperCase();
+  return {
+    kind: 'message',
+    companyId: context.companyId,
+    whatsappId: context.whatsappId,
+    chat: {
+      id: simulatedChatId(customer),
+      isGroup: entry.group !== undefined,
+      ...(entry.group?.name ? { name: entry.group.name } : {}),
+    },
+    providerMessageId: `SIMH${id}`,
+    fromMe: entry.fromMe === true,
+    timestamp: new Date(entry.at).toISOString(),
+    ...(entry.group ? (entry.fromMe ? {} : { participant: identity }) : { contact: identity }),
+    content: { type: 'text', body: entry.body },
+  };
 };
 
 /** The chat a simulated customer writes in: their own (`<number>@s.whatsapp.net`) or a group's. */
@@ -148,11 +218,32 @@ class SimulatedSession implements Session {
   private open(): void {
     if (this.ended) return;
     if (isSimulatorCreds(this.auth.creds)) {
+      const creds = this.auth.creds;
       this.connected = true;
-      this.events.connected(this.auth.creds.number);
+      this.events.connected(creds.number);
+      if (creds.historyPending) this.handOverHistory(creds).catch(() => undefined);
       return;
     }
     this.nextQr();
+  }
+
+  /** After a pairing, the phone hands its history over in batches, once (decisions D78). */
+  private async handOverHistory(creds: SimulatorCreds): Promise<void> {
+    const { companyId, whatsappId } = this.context;
+    const entries = (await this.options.phone.history?.(companyId, whatsappId)) ?? demoPhoneHistory(new Date());
+    if (this.ended) return;
+    const messages = [...entries]
+      .map((entry, index) => historyMessageOf(this.context, entry, index))
+      .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+    for (let start = 0; start === 0 || start < messages.length; start += HISTORY_BATCH) {
+      if (this.ended) return;
+      this.events.history?.({
+        messages: messages.slice(start, start + HISTORY_BATCH),
+        complete: start + HISTORY_BATCH >= messages.length,
+      });
+    }
+    const handedOver: SimulatorCreds = { ...creds, historyPending: false };
+    this.events.credsUpdate(handedOver);
   }
 
   private nextQr(): void {
@@ -273,7 +364,12 @@ class SimulatedSession implements Session {
     clearTimeout(this.timer);
     this.showingQr = false;
     this.events.pairing();
-    const creds: SimulatorCreds = { simulator: true, number: phoneNumber, pairedAt: new Date().toISOString() };
+    const creds: SimulatorCreds = {
+      simulator: true,
+      number: phoneNumber,
+      pairedAt: new Date().toISOString(),
+      historyPending: true,
+    };
     this.events.credsUpdate(creds);
     // WhatsApp asks a freshly paired device to reconnect (Baileys: DisconnectReason.restartRequired).
     setImmediate(() => {

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { config } from '../../config';
 import { announceSessionChange, type SessionCommandMessage } from '../../core/connections/connection-service';
+import { beginMessageImport, importHistoryBatch, importsOldMessages } from '../../core/connections/message-import';
+import { InboundScope } from '../../core/inbound/inbound-scope';
 import { errorFields, logger } from '../../core/logger';
 import {
   getConnection,
@@ -164,6 +166,8 @@ interface Live {
   writes: Promise<void>;
   /** Credential writes, in order; a reconnect waits for them. */
   credsWrites: Promise<void>;
+  /** The import of old messages: its start and the history batches, in order (decisions D78). */
+  history: Promise<void>;
   closed: boolean;
   /** The session is open (CONNECTED): the outbox may be drained. */
   open: boolean;
@@ -451,6 +455,7 @@ class Worker implements WhatsAppWorker {
       reconnectTimer: undefined,
       writes: Promise.resolve(),
       credsWrites: Promise.resolve(),
+      history: Promise.resolve(),
       closed: false,
       open: false,
       draining: false,
@@ -466,6 +471,8 @@ class Worker implements WhatsAppWorker {
     if (live.closed || !this.running) return;
     try {
       const creds = await live.store.readCreds();
+      // A new pairing of a connection that imports old messages asks the phone for its whole history.
+      const connection = creds === null ? await getConnection(live.companyId, live.whatsappId) : null;
       if (live.closed || !this.running) return;
       // The events below belong to this session only: a later one (a reconnect) replaces it in `live`.
       const opened: { session?: Session } = {};
@@ -478,7 +485,22 @@ class Worker implements WhatsAppWorker {
           this.write(live, { status: 'qrcode', qrcode: code, retries: live.qrCodes });
         },
         pairing: () => {
-          if (current()) this.write(live, { status: 'PAIRING', qrcode: '' });
+          if (!current()) return;
+          this.write(live, { status: 'PAIRING', qrcode: '' });
+          // A new pairing is when WhatsApp hands over the phone's history: begin the import if asked for.
+          this.inHistoryOrder(live, async () => {
+            const connection = await getConnection(live.companyId, live.whatsappId);
+            if (connection && importsOldMessages(connection)) await beginMessageImport(connection);
+          });
+        },
+        history: (batch) => {
+          if (!current()) return;
+          this.inHistoryOrder(live, async () => {
+            const connection = await getConnection(live.companyId, live.whatsappId);
+            if (!connection) return;
+            const timeZone = await new InboundScope().timeZone(live.companyId);
+            await importHistoryBatch(connection, batch, (event) => this.enqueue(event), timeZone);
+          });
         },
         connected: (number) => {
           if (!current()) return;
@@ -511,6 +533,7 @@ class Worker implements WhatsAppWorker {
         companyId: live.companyId,
         whatsappId: live.whatsappId,
         inbound: (event) => (current() ? this.enqueue(event) : Promise.resolve()),
+        ...(connection && importsOldMessages(connection) ? { fullHistory: true } : {}),
       });
       opened.session = session;
       live.session = session;
@@ -564,6 +587,15 @@ class Worker implements WhatsAppWorker {
     void this.withLock(live.key, async () => {
       if (!live.closed && !live.session && this.sessions.get(live.key) === live) await this.open(live);
     }).catch((err: unknown) => logger.warn('reconnect failed', { key: live.key, ...errorFields(err) }));
+  }
+
+  /** The import's steps of a session, one after another; a failure is logged (the import shows no progress). */
+  private inHistoryOrder(live: Live, step: () => Promise<void>): void {
+    live.history = live.history
+      .then(async () => {
+        if (!live.closed && this.running) await step();
+      })
+      .catch((err: unknown) => logger.warn('history import step failed', { key: live.key, ...errorFields(err) }));
   }
 
   /** Queues a fenced status write and, once written, the announcement. */

@@ -279,7 +279,7 @@ export const listEveryConnection = async (
 /** What an admin sends (the wire's editable fields); `channel` only on create, `isDefault` moves the default. */
 export type ConnectionInput = Omit<
   ConnectionChanges,
-  'status' | 'qrcode' | 'retries' | 'number' | 'statusImportMessages'
+  'status' | 'qrcode' | 'retries' | 'number' | 'statusImportMessages' | 'importStartedAt'
 > & {
   channel?: ConnectionChannel;
   isDefault?: boolean;

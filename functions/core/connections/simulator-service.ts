@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { config } from '../../config';
 import type { Connection } from '../../data/connection-repository';
 import { mediaUrl, putMediaObject } from '../../data/media-store';
-import { listReceived, type ReceivedMessage } from '../../data/simulator-phone-repository';
+import {
+  listReceived,
+  PHONE_HISTORY_MAX,
+  setPhoneHistory,
+  type PhoneHistoryEntry,
+  type ReceivedMessage,
+} from '../../data/simulator-phone-repository';
 import { newUlid } from '../../data/ulids';
 import type { AuthContext } from '../auth-context';
 import { BadRequest, NotFound } from '../errors';
@@ -165,4 +171,31 @@ export const listSimulatorReceived = async (
     hasMore: page.hasMore,
     nextCursor: page.hasMore ? (page.messages.at(-1)?.sk ?? null) : null,
   };
+};
+
+/**
+ * PUT /simulator/{whatsappId}/history: the simulated phone's past conversations, which it hands over the
+ * next time it is paired (the import of old messages, decisions D78). Set before scanning the QR code, in
+ * any status of the connection; replaces what was set before.
+ */
+export const SIMULATOR_HISTORY_MAX = PHONE_HISTORY_MAX;
+
+export const setSimulatorHistory = async (
+  auth: AuthContext,
+  whatsappId: number,
+  entries: readonly PhoneHistoryEntry[],
+): Promise<{ count: number }> => {
+  requireManager(auth);
+  requireChannelInPlan(auth, 'whatsapp');
+  if (config().WHATSAPP_DRIVER !== 'simulator') {
+    throw new NotFound('ERR_NOT_FOUND', 'The phone simulator is not enabled here');
+  }
+  const connection = await findInCompany(auth.companyId, whatsappId);
+  if (connection.channel !== 'whatsapp') {
+    throw new BadRequest('ERR_VALIDATION', 'Only WhatsApp connections have a simulated phone', [
+      { field: 'params.whatsappId', reason: `channel is ${connection.channel}` },
+    ]);
+  }
+  await setPhoneHistory(connection.companyId, connection.id, entries);
+  return { count: entries.length };
 };

@@ -76,7 +76,8 @@ const fallbackName = (s: ContactSubject): string => s.name ?? (s.number || s.lid
 
 const changesFor = (c: Contact, s: ContactSubject): InboundContactChanges => {
   const changes: InboundContactChanges = {};
-  if (s.name && s.name !== c.name && hasNoName(c)) changes.name = s.name;
+  // A person keeps the name someone gave them; a group is named by its subject on WhatsApp, renames too.
+  if (s.name && s.name !== c.name && (hasNoName(c) || s.isGroup)) changes.name = s.name;
   if (s.number && !c.number) {
     changes.number = s.number;
     // A LID contact named after its LID is better named after its number until it says its name.

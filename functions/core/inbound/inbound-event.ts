@@ -164,6 +164,11 @@ export const inboundMessageSchema = z
     participant: identitySchema.optional(),
     quotedProviderMessageId: providerId.optional(),
     isForwarded: z.boolean().default(false),
+    /**
+     * From the phone's history, handed over by the import of old messages (decisions D78): stored with its
+     * own time, without automatic replies, unread counts or per-message events, and counted as imported.
+     */
+    imported: z.boolean().default(false),
     content: contentSchema,
   })
   .refine((m) => m.chat.isGroup || m.contact !== undefined, {

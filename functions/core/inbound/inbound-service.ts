@@ -35,6 +35,8 @@ import { lastMessagePreview, storedContent, type StoredContent } from './message
 import { route, type AutomaticReply } from './routing';
 import { handleRatingReply } from '../tickets/nps';
 import { findOrCreateTicket } from './ticket-find-or-create';
+import { countImportedMessage } from '../connections/message-import';
+import { recordImportedTicket } from '../../data/message-import-repository';
 
 /**
  * The inbound pipeline after the queue (DESIGN §6; data-model §2.17, §4): contact upsert, ticket
@@ -60,8 +62,12 @@ export type InboundOutcome =
 
 export const handleInboundEvent = async (event: InboundEvent, scope: InboundScope): Promise<InboundOutcome> => {
   switch (event.kind) {
-    case 'message':
-      return handleMessage(event, scope);
+    case 'message': {
+      const outcome = await handleMessage(event, scope);
+      // Whatever became of it, an imported message is one more handled (decisions D78).
+      if (event.imported) await countImportedMessage(event);
+      return outcome;
+    }
     default:
       return handleChange(event, scope);
   }
@@ -73,6 +79,8 @@ export const handleInboundEvent = async (event: InboundEvent, scope: InboundScop
 
 /** A message's time: when our adapter received it, kept after the ticket's latest message so order holds. */
 const messageTime = (event: InboundMessage, ticket: Ticket): number => {
+  // An imported message keeps its own time: it sorts among the ticket's messages where it belongs.
+  if (event.imported) return Date.parse(event.timestamp);
   const base = Date.parse(event.receivedAt ?? event.timestamp);
   const previous = ticket.lastMsgSk ? ulidTime(ticket.lastMsgSk.slice('MSG#'.length)) : 0;
   return Math.max(base, previous + 1);
@@ -153,6 +161,7 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
   let ticket: Ticket | null;
   let contact: Contact | null;
   let contactChanged = false;
+  let ticketCreated = false;
   let ref = await getProviderRef(companyId, whatsappId, event.providerMessageId);
   if (ref) {
     ticket = await getTicket(companyId, ref.ticketId);
@@ -167,15 +176,18 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
       logger.info('message of a blocked contact dropped', { companyId, whatsappId, contactId: contact.id });
       return 'ignored:blocked-contact';
     }
-    ticket = (
-      await findOrCreateTicket(contact, connection, {
-        channel: event.channel,
-        isGroup: event.chat.isGroup,
-        fromMe: event.fromMe,
-        chatId: event.chat.id,
-        providerMessageId: event.providerMessageId,
-      })
-    ).ticket;
+    const found = await findOrCreateTicket(contact, connection, {
+      channel: event.channel,
+      isGroup: event.chat.isGroup,
+      fromMe: event.fromMe,
+      chatId: event.chat.id,
+      providerMessageId: event.providerMessageId,
+      imported: event.imported,
+    });
+    ticket = found.ticket;
+    ticketCreated = found.created;
+    // A ticket the import made can be closed with the others afterwards (POST /closedimported/{id}).
+    if (event.imported && ticketCreated) await recordImportedTicket(companyId, whatsappId, ticket.id);
     const ulid = seededUlid(messageTime(event, ticket), `${whatsappId}:${event.providerMessageId}`);
     const claim = await claimProviderRef(companyId, whatsappId, event.providerMessageId, {
       ticketId: ticket.id,
@@ -196,6 +208,22 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
     contact,
   );
   const message = storedMessageOf(event, ticket, ref.ulid, content, quoted);
+  if (event.imported) {
+    const outcome = await storeMessage(message, {
+      lastMessage: lastMessagePreview(content),
+      updatedAt: message.createdAt,
+      unread: 'keep',
+      onlyIfLatest: true,
+    });
+    if (outcome === 'ticket-gone') return 'ignored:ticket-gone';
+    // The screens learn of the ticket the import made; its messages are there when someone opens it.
+    if (outcome === 'stored' && ticketCreated) {
+      const current = (await getTicket(companyId, ticket.id)) ?? ticket;
+      const ticketView = await ticketViewOf(scope, current, contact);
+      await publishForTicket(scope, current, [{ channel: 'ticket', action: 'update', ticket: ticketView }]);
+    }
+    return outcome;
+  }
   const outcome = await storeMessage(message, {
     lastMessage: lastMessagePreview(content),
     updatedAt: message.createdAt,
@@ -241,6 +269,7 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
 export const runnable = (event: InboundEvent): event is InboundMessage =>
   event.kind === 'message' &&
   !event.fromMe &&
+  !event.imported &&
   event.content.type !== 'reaction' &&
   event.quotedProviderMessageId === undefined &&
   !('mediaKey' in event.content && !event.content.mediaKey.startsWith(`c/${event.companyId}/`));

@@ -32,6 +32,8 @@ export interface TicketStart {
   fromMe: boolean;
   chatId: string;
   providerMessageId: string;
+  /** From the import of old messages: never reopens a recently closed ticket (decisions D78). */
+  imported?: boolean;
 }
 
 export const newTicketStatus = (isGroup: boolean, connection: Pick<Connection, 'groupAsTicket'>): Ticket['status'] =>
@@ -99,7 +101,7 @@ const reopenRecent = async (
   now = new Date(),
 ): Promise<Ticket | 'retry' | null> => {
   const minutes = Number(connection.timeCreateNewTicket ?? 0);
-  if (!(minutes > 0) || start.fromMe) return null;
+  if (!(minutes > 0) || start.fromMe || start.imported) return null;
   const last = await getLastClosedTicket(contact.companyId, contact.id, connection.id);
   if (!last || now.getTime() - Date.parse(last.closedAt) > minutes * 60_000) return null;
   const ticket = await getTicket(contact.companyId, last.ticketId);

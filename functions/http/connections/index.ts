@@ -20,7 +20,10 @@ import {
   listSimulatorReceived,
   simulateCustomerMessage,
   simulateCustomerRead,
+  setSimulatorHistory,
+  SIMULATOR_HISTORY_MAX,
 } from '../../core/connections/simulator-service';
+import { closeImportedTickets } from '../../core/connections/message-import';
 import { connectFacebookPages } from '../../channels/meta/connect-pages';
 import { receiveMetaWebhook, verifyMetaWebhook } from '../../channels/meta/webhook-service';
 import { pagingQuery } from '../../core/paging';
@@ -292,6 +295,31 @@ export const handlers: AreaHandlers = {
       number: customerNumber.optional(),
     }),
     handle: async ({ auth, params, query }) => listSimulatorReceived(auth!, params.whatsappId, query),
+  }),
+  'close-imported-tickets': defineRoute({
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    handle: async ({ auth, params }) => closeImportedTickets(auth!, params.id),
+  }),
+  'set-simulator-history': defineRoute({
+    params: simulatorParams,
+    body: z.object({
+      messages: z
+        .array(
+          z.object({
+            number: customerNumber,
+            name: z.string().trim().min(1).max(100).optional(),
+            group: z.object({ id: groupId, name: z.string().trim().min(1).max(100).optional() }).optional(),
+            fromMe: z.boolean().optional(),
+            body: z.string().min(1, 'Required').max(1_000, 'Too Long!'),
+            at: z.iso.datetime({ offset: true, error: 'must be an ISO date-time' }),
+          }),
+        )
+        .max(SIMULATOR_HISTORY_MAX, `at most ${SIMULATOR_HISTORY_MAX} messages`),
+    }),
+    handle: async ({ auth, params, body }) => ({
+      message: 'History set on the simulated phone.',
+      ...(await setSimulatorHistory(auth!, params.whatsappId, body.messages)),
+    }),
   }),
   'simulate-customer-read': defineRoute({
     params: simulatorParams,

@@ -633,6 +633,8 @@ export const ACCESS: Record<string, AccessRow> = {
     notTenantData: 'super only: names any company’s connection by its platform-unique id (others get 403)',
   },
   'POST /whatsapp-restart': { allow: admins, request: async () => ({ path: '/whatsapp-restart' }) },
+  // With no import behind it there is nothing to close: connection managers get {closed: 0}.
+  'POST /closedimported/{id}': { allow: admins, ...byConnection((id) => ({ path: `/closedimported/${id}` })) },
   // A Facebook login with no pages: connection managers get an empty result, others 403 (decisions D40).
   'POST /facebook': {
     allow: admins,
@@ -701,6 +703,13 @@ export const ACCESS: Record<string, AccessRow> = {
       (id) => ({ path: `/simulator/${id}/read`, body: { number: '5511900000001' } }),
       (companyId) => someConnection(companyId, { status: 'CONNECTED' }),
     ),
+  },
+  'PUT /simulator/{whatsappId}/history': {
+    allow: admins,
+    ...byConnection((id) => ({
+      path: `/simulator/${id}/history`,
+      body: { messages: [{ number: '5511900000001', body: 'Olá', at: new Date().toISOString() }] },
+    })),
   },
 
   // Messages (decisions D50–D54): on an open ticket assigned to the caller (a plain user sees their own).
