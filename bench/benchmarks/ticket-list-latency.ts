@@ -48,7 +48,7 @@ import { markdownTable, ms, percentile } from '../stats';
  */
 const SIZES = [1_000, 100_000] as const;
 const MAX_RATIO = 1.2;
-const REQUESTS_PER_SCENARIO = 300;
+const REQUESTS_PER_SCENARIO = 1000;
 const WARMUP_REQUESTS = 12;
 const CURSOR_PAGES = 9;
 const BATCH_SIZE = 25;
