@@ -35,16 +35,38 @@ const postingKeys = (companyId: number, word: string, ticketId: number) => ({
   sk: `${word}#${pad(ticketId)}`,
 });
 
+/**
+ * Postings this process wrote lately (key → when): a ticket's words repeat from message to message, and a
+ * posting is the same item however often its word is said, so a word written for a ticket in the last
+ * RECENT_MS is not written again (decisions D80). Bounded; the oldest entries go first. A process that
+ * does not remember (a new Lambda container) just writes it again.
+ */
+const RECENT_MS = 10 * 60_000;
+const RECENT_MAX = 50_000;
+const recentlyWritten = new Map<string, number>();
+const remember = (key: string, at: number) => {
+  recentlyWritten.delete(key);
+  recentlyWritten.set(key, at);
+  if (recentlyWritten.size > RECENT_MAX) {
+    const oldest = recentlyWritten.keys().next().value;
+    if (oldest !== undefined) recentlyWritten.delete(oldest);
+  }
+};
+
 /** Indexes the words of messages stored on tickets (BatchWrite, 25 a call; idempotent). */
 export const indexMessageWords = async (
   companyId: number,
   messages: readonly { ticketId: number; body: string; createdAt: string }[],
+  now = Date.now(),
 ): Promise<void> => {
   const items = new Map<string, Record<string, unknown>>();
   for (const m of messages) {
     for (const word of messageTokens(m.body)) {
       const keys = postingKeys(companyId, word, m.ticketId);
-      items.set(`${keys.pk}|${keys.sk}`, {
+      const key = `${keys.pk}|${keys.sk}`;
+      const written = recentlyWritten.get(key);
+      if (written !== undefined && now - written < RECENT_MS) continue;
+      items.set(key, {
         ...keys,
         type: 'POSTING',
         companyId,
@@ -53,9 +75,10 @@ export const indexMessageWords = async (
       });
     }
   }
-  const all = [...items.values()];
+  const all = [...items.entries()];
   for (let i = 0; i < all.length; i += 25) {
-    let pending = all.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    const chunk = all.slice(i, i + 25);
+    let pending = chunk.map(([, Item]) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0 && attempt < 8; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
       const out = await mapDynamoErrors(() =>
@@ -63,6 +86,9 @@ export const indexMessageWords = async (
       );
       pending = (out.UnprocessedItems?.[tableName()] ?? []) as typeof pending;
     }
+    // Remembered once written (items still unprocessed after the retries are not).
+    const left = new Set(pending.map((p) => `${String(p.PutRequest.Item.pk)}|${String(p.PutRequest.Item.sk)}`));
+    for (const [key] of chunk) if (!left.has(key)) remember(key, now);
   }
 };
 
