@@ -80,7 +80,10 @@ export interface Connection extends ConnectionSettings {
   queues: { id: number; name: string; color: string }[];
   /** The greeting attachment's address (`/media/...`), or null. */
   greetingMediaAttachment: string | null;
+  /** The import of old messages (D78): '' | preparing | running | renderButtonCloseTickets. */
   statusImportMessages: string;
+  /** When the import shown began (ISO), or null. */
+  importStartedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -203,4 +206,18 @@ export const getCompanySettingOne = async <T extends string>(
 
 /** Realtime channels of the connections (core spec §7). */
 export const connectionChannel = (companyId: number) => `company-${companyId}-whatsapp`;
+/** The import of old messages' progress (D78). */
+export const importChannel = (companyId: number) => `importMessages-${companyId}`;
+
+export interface ImportProgress {
+  whatsappId: number;
+  this: number;
+  all: number;
+  state: 'preparing' | 'running';
+  startedAt: string;
+}
+
+/** POST /closedimported/{id}: closes the pending tickets the last import created (at most 500 a call). */
+export const closeImportedTickets = (id: number): Promise<{ closed: number; hasMore: boolean }> =>
+  api().post<{ closed: number; hasMore: boolean }>(`/closedimported/${encodeURIComponent(String(id))}`);
 export const sessionChannel = (companyId: number) => `company-${companyId}-whatsappSession`;

@@ -18,6 +18,7 @@ import { useLiveConnections } from '@/components/use-live-connections';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { can, connectionsRoleOf } from '@/permissions';
 import { ConnectionDialog } from './connection-dialog';
+import { ImportProgress } from './import-progress';
 import { ChannelIcon, ChannelLabel, ConnectionStatusBadge } from './connection-status';
 import { QrCodeDialog } from './qr-code-dialog';
 import { SessionActions } from './session-actions';
@@ -75,15 +76,18 @@ function ConnectionsList() {
             id: 'session',
             header: t('connections.columns.session'),
             cell: (c: Connection) => (
-              <SessionActions
-                connection={c}
-                onShowQr={() => setQrFor(c.id)}
-                onAnswer={(answer, action) => {
-                  update(answer);
-                  // A new QR code is on its way: show the dialog, which draws it once the worker sends it.
-                  if (action === 'renew') setQrFor(answer.id);
-                }}
-              />
+              <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+                <SessionActions
+                  connection={c}
+                  onShowQr={() => setQrFor(c.id)}
+                  onAnswer={(answer, action) => {
+                    update(answer);
+                    // A new QR code is on its way: show the dialog, which draws it once the worker sends it.
+                    if (action === 'renew') setQrFor(answer.id);
+                  }}
+                />
+                <ImportProgress connection={c} onRefresh={list.reload} />
+              </SpaceBetween>
             ),
           },
         ]
