@@ -319,6 +319,14 @@ export const ROUTES: readonly RouteDef[] = [
   // Meta (decisions D40): the Facebook login's pages and Instagram accounts become connections; Meta's webhooks
   // (Messenger, Instagram, WhatsApp Cloud API) are public and checked by their X-Hub-Signature-256.
   { method: 'POST', path: '/facebook', area: 'connections', handler: 'connect-facebook-pages', auth: 'user' },
+  // A WhatsApp Cloud API number (decisions D76): its phone number id and token become a connection.
+  {
+    method: 'POST',
+    path: '/whatsapp/cloud-api',
+    area: 'connections',
+    handler: 'connect-cloud-api-number',
+    auth: 'user',
+  },
   { method: 'GET', path: '/webhooks/meta', area: 'connections', handler: 'verify-meta-webhook', auth: 'public' },
   { method: 'POST', path: '/webhooks/meta', area: 'connections', handler: 'receive-meta-webhook', auth: 'public' },
   // The phone simulator (not in the spec; DESIGN §6, decisions D36): scans the QR code a simulated session shows.

@@ -16,7 +16,9 @@ import type { AddressInfo } from 'node:net';
  * - POST /{page-id}/subscribed_apps → `{success: true}`;
  * - POST /me/messages → `{recipient_id, message_id: 'm_…'}`;
  * - POST /{phone-number-id}/messages → `{messages: [{id: 'wamid.…'}]}`;
- * - GET  /{media-id} → `{url, mime_type}` of registered media; GET /__media/{id} → its bytes.
+ * - GET  /{media-id} → `{url, mime_type}` of registered media; GET /__media/{id} → its bytes;
+ * - GET  /{phone-number-id}?fields=… (bearer: the number's registered token) → `{id, display_phone_number,
+ *   verified_name}`; another token → OAuth error 190 (a WhatsApp Cloud API number, decisions D76).
  */
 export interface FakePage {
   id: string;
@@ -36,6 +38,7 @@ export interface FakeGraphCall {
 interface State {
   users: Map<string, { userId: string; pages: FakePage[] }>;
   media: Map<string, { bytes: Buffer; contentType: string }>;
+  phones: Map<string, { token: string; display: string; name: string }>;
   failures: { match: string; status: number; message: string; code: number }[];
   calls: FakeGraphCall[];
 }
@@ -47,7 +50,7 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
 };
 
 export const startFakeGraph = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
-  const state: State = { users: new Map(), media: new Map(), failures: [], calls: [] };
+  const state: State = { users: new Map(), media: new Map(), phones: new Map(), failures: [], calls: [] };
   let base = '';
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -70,6 +73,11 @@ export const startFakeGraph = async (): Promise<{ url: string; stop: () => Promi
         const m = body as { id: string; base64: string; contentType: string };
         state.media.set(m.id, { bytes: Buffer.from(m.base64, 'base64'), contentType: m.contentType });
         return json(200, { url: `${base}/__media/${m.id}` });
+      }
+      if (path === '/__fake/phones' && req.method === 'POST') {
+        const p = body as { id: string; token: string; display: string; name: string };
+        state.phones.set(p.id, { token: p.token, display: p.display, name: p.name });
+        return json(200, { ok: true });
       }
       if (path === '/__fake/failures' && req.method === 'POST') {
         state.failures.push(body as State['failures'][number]);
@@ -139,6 +147,14 @@ export const startFakeGraph = async (): Promise<{ url: string; stop: () => Promi
           messages: [{ id: `wamid.${Buffer.from(randomUUID()).toString('base64url')}` }],
         });
       }
+      const phone = /^\/([^/]+)$/.exec(path);
+      if (phone && req.method === 'GET' && state.phones.has(phone[1]!)) {
+        const p = state.phones.get(phone[1]!)!;
+        if (bearer !== p.token) {
+          return json(401, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
+        }
+        return json(200, { id: phone[1], display_phone_number: p.display, verified_name: p.name });
+      }
       const media = /^\/([^/]+)$/.exec(path);
       if (media && req.method === 'GET' && state.media.has(media[1]!)) {
         const m = state.media.get(media[1]!)!;
@@ -175,6 +191,9 @@ export const fakeGraph = (url: string) => {
     /** Registers bytes under an id: a Cloud API media id, and `<url>/__media/<id>` for Messenger attachments. */
     addMedia: async (id: string, bytes: Buffer, contentType: string) =>
       String((await post('/__fake/media', { id, base64: bytes.toString('base64'), contentType })).url),
+    /** Registers a WhatsApp Cloud API phone number id that answers to `token`. */
+    addPhoneNumber: (id: string, token: string, display: string, name: string) =>
+      post('/__fake/phones', { id, token, display, name }),
     /** Every later Graph call whose path and query contain `match` fails with Graph's error shape. */
     failOn: (match: string, status: number, message: string, code = 100) =>
       post('/__fake/failures', { match, status, message, code }),

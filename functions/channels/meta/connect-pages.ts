@@ -58,7 +58,7 @@ const connectionName = (name: string, fallback: string): string => {
 export const createMetaConnection = async (
   companyId: number,
   link: MetaLink,
-  options: { maxConnections?: number } = {},
+  options: { maxConnections?: number; number?: string } = {},
 ): Promise<Connection> => {
   const tokenCipher = await encryptToken(link.token);
   const { connection } = await createConnection(
@@ -67,9 +67,10 @@ export const createMetaConnection = async (
       name: connectionName(link.name, `${link.channel} ${link.externalId}`),
       channel: link.channel,
       status: 'CONNECTED',
+      ...(options.number ? { number: options.number } : {}),
     },
     {
-      ...options,
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       extraItems: (whatsappId) =>
         metaLinkItems(companyId, whatsappId, {
           kind: link.kind,

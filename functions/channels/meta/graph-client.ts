@@ -30,6 +30,10 @@ export interface GraphApi {
   sendPageMessage(pageToken: string, recipientId: string, message: MetaOutgoing): Promise<string>;
   /** WhatsApp Cloud API send (`/{phone-number-id}/messages`): Meta's message id (`wamid.…`). */
   sendCloudMessage(phoneNumberId: string, token: string, to: string, message: MetaOutgoing): Promise<string>;
+  /** A Cloud API phone number as its token sees it (a wrong token is Graph's OAuth error). */
+  getCloudPhoneNumber(phoneNumberId: string, token: string): Promise<{ displayPhoneNumber: string; verifiedName: string }>;
+  /** Subscribes our app to a WhatsApp Business Account's webhooks. */
+  subscribeBusinessAccount(businessAccountId: string, token: string): Promise<void>;
   /** Cloud API media: the short-lived download URL and type of a media id. */
   getCloudMedia(mediaId: string, token: string): Promise<{ url: string; mimeType: string }>;
   /** Downloads an attachment (Messenger CDN URLs need no token; Cloud API URLs need the bearer). */
@@ -191,6 +195,20 @@ export const fetchGraphApi = (appId: string, appSecret: string): GraphApi => ({
     const id = out.messages?.[0]?.id;
     if (!id) throw new GraphError(502, 'Graph API gave no message id');
     return id;
+  },
+
+  async getCloudPhoneNumber(phoneNumberId, token) {
+    const out = await call<{ display_phone_number?: string; verified_name?: string }>(
+      'GET',
+      encodeURIComponent(phoneNumberId),
+      { token, query: { fields: 'display_phone_number,verified_name' } },
+    );
+    if (!out.display_phone_number) throw new GraphError(400, 'This id is not a WhatsApp Cloud API phone number');
+    return { displayPhoneNumber: out.display_phone_number, verifiedName: out.verified_name ?? '' };
+  },
+
+  async subscribeBusinessAccount(businessAccountId, token) {
+    await call('POST', `${encodeURIComponent(businessAccountId)}/subscribed_apps`, { token });
   },
 
   async getCloudMedia(mediaId, token) {

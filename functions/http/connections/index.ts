@@ -25,6 +25,7 @@ import {
 } from '../../core/connections/simulator-service';
 import { closeImportedTickets } from '../../core/connections/message-import';
 import { connectFacebookPages } from '../../channels/meta/connect-pages';
+import { connectCloudApiNumber } from '../../channels/meta/connect-cloud-api';
 import { receiveMetaWebhook, verifyMetaWebhook } from '../../channels/meta/webhook-service';
 import { pagingQuery } from '../../core/paging';
 import {
@@ -119,7 +120,7 @@ const connectionFields = {
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 const sessionQuery = { session: z.string().max(10).optional() };
-const channelQuery = z.enum(['whatsapp', 'facebook', 'instagram']).optional();
+const channelQuery = z.enum(['whatsapp', 'facebook', 'instagram', 'whatsappapi']).optional();
 
 /** A file part of a multipart body; any other value (a text part, nothing) is the reason named. */
 const filePart = z.custom<UploadedFile>(isUploadedFile, { error: 'Required: a file' });
@@ -295,6 +296,23 @@ export const handlers: AreaHandlers = {
       number: customerNumber.optional(),
     }),
     handle: async ({ auth, params, query }) => listSimulatorReceived(auth!, params.whatsappId, query),
+  }),
+  'connect-cloud-api-number': defineRoute({
+    body: z.object({
+      name: name.optional(),
+      phoneNumberId: z.string({ error: 'Required' }).regex(/^\d{5,30}$/, 'must be the phone number id (digits)'),
+      accessToken: z
+        .string({ error: 'Required' })
+        .trim()
+        .min(20, 'Too Short!')
+        .max(4096, 'Too Long!')
+        .regex(/^[\w.|-]+$/, 'must be an access token'),
+      businessAccountId: z
+        .string()
+        .regex(/^\d{5,30}$/, 'must be the WhatsApp Business Account id (digits)')
+        .optional(),
+    }),
+    handle: async ({ auth, body }) => respond(201, await connectCloudApiNumber(auth!, body)),
   }),
   'close-imported-tickets': defineRoute({
     params: z.object({ id: z.coerce.number().int().positive() }),

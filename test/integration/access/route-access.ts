@@ -645,6 +645,16 @@ export const ACCESS: Record<string, AccessRow> = {
       return { path: '/facebook', body: { facebookUserId: userId, facebookUserToken: userToken, addInstagram: true } };
     },
   },
+  // A Cloud API number the fake Graph knows (decisions D76): managers create it, others get 403.
+  'POST /whatsapp/cloud-api': {
+    allow: admins,
+    request: async () => {
+      const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6));
+      const token = `EAAMATRIX${Math.random().toString(36).slice(2)}xxxxxxxxxxxx`;
+      await fakeGraph(inject('fakeGraphUrl')).addPhoneNumber(id, token, '+55 11 90000-0000', 'Matriz');
+      return { path: '/whatsapp/cloud-api', body: { phoneNumberId: id, accessToken: token } };
+    },
+  },
   'GET /webhooks/meta': {
     allow: everyone,
     request: async () => ({
