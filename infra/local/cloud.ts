@@ -241,6 +241,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       region: REGION,
       functionPrefix: LOCAL_PREFIX,
       log,
+      metaAppId: options.extraEnv?.META_APP_ID ?? process.env.META_APP_ID,
     });
     stack.push({ name: 'gateway', stop: gateway.stop });
 

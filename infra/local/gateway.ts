@@ -38,6 +38,8 @@ export interface GatewayOptions {
   /** Prefix of local function names (`zapdesk-local` -> `zapdesk-local-http-tags`). */
   functionPrefix: string;
   log: LocalLog;
+  /** The Meta app's id for the browser's Facebook login (config.json `metaAppId`, decisions D81); none: no login. */
+  metaAppId?: string | undefined;
 }
 
 export interface Gateway {
@@ -55,7 +57,7 @@ export interface Gateway {
 
 const under = (path: string, mount: string): boolean => path === mount || path.startsWith(`${mount}/`);
 
-const runtimeConfig = (req: IncomingMessage) => {
+const runtimeConfig = (req: IncomingMessage, metaAppId: string | undefined) => {
   const host = req.headers.host ?? 'localhost';
   const secure = req.headers['x-forwarded-proto'] === 'https';
   return {
@@ -63,6 +65,7 @@ const runtimeConfig = (req: IncomingMessage) => {
     wsUrl: `${secure ? 'wss' : 'ws'}://${host}${WS_PATH}`,
     mediaBase: MEDIA_PATH,
     stage: 'local',
+    ...(metaAppId ? { metaAppId } : {}),
   };
 };
 
@@ -89,7 +92,7 @@ export const startGateway = async (options: GatewayOptions): Promise<Gateway> =>
       return;
     }
     if (path === '/config.json') {
-      const body = JSON.stringify(runtimeConfig(req));
+      const body = JSON.stringify(runtimeConfig(req, options.metaAppId));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(body);
       return;

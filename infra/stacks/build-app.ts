@@ -95,6 +95,15 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(emailFrom))
     throw new Error(`emailFrom '${emailFrom}' is not an e-mail address`);
 
+  const metaApp =
+    props.meta ??
+    (context('metaAppId') && context('metaVerifyToken') && context('metaAppSecretArn')
+      ? {
+          appId: context('metaAppId')!,
+          verifyToken: context('metaVerifyToken')!,
+          appSecretArn: context('metaAppSecretArn')!,
+        }
+      : undefined);
   const data = new DataStack(app, `${prefix}-Data`, {
     ...common,
     description: 'ZapDesk data: single table, media bucket, queues with dead-letter queues, app secret',
@@ -132,17 +141,9 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
     httpApi: api.httpApi,
     webSocketApi: realtime.webSocketApi,
     ...(props.frontendDist ? { frontendDist: props.frontendDist } : {}),
+    ...(metaApp ? { metaAppId: metaApp.appId } : {}),
   });
 
-  const metaApp =
-    props.meta ??
-    (context('metaAppId') && context('metaVerifyToken') && context('metaAppSecretArn')
-      ? {
-          appId: context('metaAppId')!,
-          verifyToken: context('metaVerifyToken')!,
-          appSecretArn: context('metaAppSecretArn')!,
-        }
-      : undefined);
   if (metaApp) {
     // The connections area (webhooks, POST /facebook) and the outbound job (Graph sends) talk to Meta.
     const bindIn = (stack: Stack, targets: Bindable[]) => {

@@ -19,13 +19,17 @@ export const WEB_PATHS = {
   media: '/media',
 } as const;
 
-/** `/config.json`, read by the frontend before it renders (frontend/src/config.ts). */
-export const RUNTIME_CONFIG = {
+/**
+ * `/config.json`, read by the frontend before it renders (frontend/src/config.ts); with the Meta app's id
+ * when one is deployed, for the browser's Facebook login (decisions D81).
+ */
+export const runtimeConfig = (metaAppId?: string) => ({
   apiBase: WEB_PATHS.api,
   wsUrl: WEB_PATHS.ws,
   mediaBase: WEB_PATHS.media,
   stage: 'aws',
-} as const;
+  ...(metaAppId ? { metaAppId } : {}),
+});
 
 /**
  * Content-Security-Policy of every response. Everything is same-origin (app, API, WebSocket, media);
@@ -70,6 +74,8 @@ export interface WebStackProps extends StackProps {
   webSocketApi: apigwv2.IWebSocketApi;
   /** Built frontend to publish, if present. @default frontend/dist */
   frontendDist?: string;
+  /** The Meta app's id, published in config.json for the Facebook login. @default none: no login */
+  metaAppId?: string;
 }
 
 /**
@@ -205,7 +211,7 @@ export class WebStack extends Stack {
         'fixes; attaching a custom domain and ACM certificate lets the policy be raised to TLSv1.2_2021.',
     );
 
-    this.deployFrontend(frontendDist);
+    this.deployFrontend(frontendDist, props.metaAppId);
 
     new CfnOutput(this, 'AppUrl', {
       description: 'The app (and /api, /ws, /media on the same origin)',
@@ -220,7 +226,7 @@ export class WebStack extends Stack {
    * the `cloudfront:CreateInvalidation` on `*` that BucketDeployment would need for one).
    * Old assets stay (no prune) so a page loaded before a deploy can still fetch its chunks.
    */
-  private deployFrontend(frontendDist: string): void {
+  private deployFrontend(frontendDist: string, metaAppId: string | undefined): void {
     const assetsDir = `${frontendDist}/assets`;
     let assets: s3deploy.BucketDeployment | undefined;
     if (existsSync(assetsDir)) {
@@ -233,7 +239,7 @@ export class WebStack extends Stack {
         memoryLimit: 512,
       });
     }
-    const entrySources = [s3deploy.Source.jsonData('config.json', RUNTIME_CONFIG)];
+    const entrySources = [s3deploy.Source.jsonData('config.json', runtimeConfig(metaAppId))];
     if (existsSync(frontendDist)) entrySources.unshift(s3deploy.Source.asset(frontendDist, { exclude: ['assets'] }));
     const entry = new s3deploy.BucketDeployment(this, 'DeploySite', {
       destinationBucket: this.siteBucket,

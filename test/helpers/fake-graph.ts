@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
  * Graph endpoints served:
  * - GET  /oauth/access_token?grant_type=fb_exchange_token&fb_exchange_token=T → `LL-T` (a token starting
  *   with `expired` answers Graph's OAuth error 190);
- * - GET  /{user-id}/accounts (bearer `LL-T`) → the registered user's pages;
+ * - GET  /{user-id}/accounts and /me/accounts (bearer `LL-T`) → the registered user's pages;
  * - POST /{page-id}/subscribed_apps → `{success: true}`;
  * - POST /me/messages → `{recipient_id, message_id: 'm_…'}`;
  * - POST /{phone-number-id}/messages → `{messages: [{id: 'wamid.…'}]}`;
@@ -130,7 +130,7 @@ export const startFakeGraph = async (): Promise<{ url: string; stop: () => Promi
       const accounts = /^\/([^/]+)\/accounts$/.exec(path);
       if (accounts && req.method === 'GET') {
         const user = bearer ? state.users.get(bearer) : undefined;
-        if (!user || user.userId !== accounts[1]) {
+        if (!user || (user.userId !== accounts[1] && accounts[1] !== 'me')) {
           return json(400, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
         }
         return json(200, { data: user.pages, paging: { cursors: { before: 'a', after: 'b' } } });

@@ -1,6 +1,20 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../../functions/routes';
 import { buildTestApp, FIXTURE_CONSUMERS, logicalId, resource, resourcesOfType } from './app-fixture';
+
+/** The config.json a built app publishes next to index.html. */
+const publishedConfig = (built: ReturnType<typeof buildTestApp>): unknown => {
+  const deployments = Object.values(resourcesOfType(built.template(built.stacks.web), 'Custom::CDKBucketDeployment'));
+  for (const d of deployments) {
+    for (const key of d.Properties.SourceObjectKeys as string[]) {
+      const dir = join(built.app.outdir, `asset.${key.replace(/\.zip$/, '')}`);
+      if (readdirSync(dir).includes('config.json')) return JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    }
+  }
+  throw new Error('no config.json published');
+};
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:zapdesk/meta-app-AbCdEf';
 const META = { appId: '700000000000001', verifyToken: 'verify-token-0123', appSecretArn: SECRET_ARN };
@@ -65,5 +79,11 @@ describe('the Meta app binding (decisions D40)', () => {
     const without = buildTestApp();
     const plain = without.stacks.api.areaFunctions.connections;
     expect(variablesOf(without.template(without.stacks.api), logicalId(plain.fn)).META_APP_ID).toBeUndefined();
+  });
+
+  it("publishes the app's id (public; never the secret) in config.json for the browser's Facebook login (D81)", () => {
+    expect(publishedConfig(built)).toMatchObject({ metaAppId: META.appId });
+    expect(JSON.stringify(publishedConfig(built))).not.toContain(META.verifyToken);
+    expect(publishedConfig(buildTestApp())).not.toHaveProperty('metaAppId');
   });
 });

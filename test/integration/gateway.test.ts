@@ -25,6 +25,7 @@ import {
 } from '../../infra/local/http-api';
 import { createLocalLog } from '../../infra/local/log';
 import { restoreBucket, snapshotBucket } from '../../infra/local/s3-snapshot';
+import { TEST_META_APP } from '../helpers/test-cloud';
 
 const gatewayUrl = inject('gatewayUrl');
 const env = inject('localCloudEnv');
@@ -316,17 +317,21 @@ describe('frontend and runtime config', () => {
     expect(escape.body).not.toContain('root:');
   });
 
-  it('serves /config.json with the WebSocket URL of the host the browser used', async () => {
+  it("serves /config.json with the WebSocket URL of the host the browser used and the Meta app's id", async () => {
     const res = await fetch(`${gatewayUrl}/config.json`);
     const host = new URL(gatewayUrl).host;
 
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
       apiBase: '/api',
       wsUrl: `ws://${host}/ws`,
       mediaBase: '/media',
       stage: 'local',
+      // The test cloud runs with a Meta app (for the Facebook login, D81); its secret is never here.
+      metaAppId: TEST_META_APP.META_APP_ID,
     });
+    expect(JSON.stringify(body)).not.toContain(TEST_META_APP.META_APP_SECRET);
   });
 
   it('tells people to build the frontend when there is no build', async () => {

@@ -253,6 +253,27 @@ describe('POST /facebook', () => {
     expect(await countConnections(c.company.id)).toBe(2);
   });
 
+  it('takes `me` for the user id (the OAuth popup gives no id): the pages are listed for the token', async () => {
+    const c = await freshCompany(undefined, { planId: (await plan()).id });
+    const p = page('Loja Popup');
+    const login = await facebookUser([p]);
+    const res = await api(c.adminToken).post('/facebook', { ...login, facebookUserId: 'me', addInstagram: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.created.map((w: { name: string; channel: string }) => [w.channel, w.name])).toEqual([
+      ['facebook', 'Loja Popup'],
+    ]);
+    expect((await graph.calls(login.facebookUserToken))[1]).toMatchObject({ path: '/me/accounts' });
+    // `me` names no one else: another token is Meta's refusal, and nothing is created.
+    const stranger = await api(c.adminToken).post('/facebook', {
+      facebookUserId: 'me',
+      facebookUserToken: `EAAUSER${randomUUID().replace(/-/g, '')}`,
+      addInstagram: false,
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error).toBe('ERR_META_GRAPH');
+    expect(await countConnections(c.company.id)).toBe(1);
+  });
+
   it("answers a Graph refusal as a 400 with Meta's message, never a 500", async () => {
     const c = await freshCompany(undefined, { planId: (await plan()).id });
     const res = await api(c.adminToken).post('/facebook', {

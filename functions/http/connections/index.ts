@@ -227,13 +227,14 @@ export const handlers: AreaHandlers = {
   'restart-connections': defineRoute({
     handle: async ({ auth }) => ({ message: 'Whatsapp restart.', ...(await restartCompanyConnections(auth!)) }),
   }),
-  // The browser's Facebook login (its SDK) gives the user id and a short-lived user token (decisions D40).
+  // The browser's Facebook login gives a short-lived user token and the user's id, or `me` when the login
+  // was the OAuth popup, which answers no id (decisions D40, D81).
   'connect-facebook-pages': defineRoute({
     body: z.object({
       facebookUserId: z
         .union([z.string(), z.number()])
         .transform(String)
-        .pipe(z.string().regex(/^\d{1,40}$/, 'must be a Facebook user id')),
+        .pipe(z.string().regex(/^(\d{1,40}|me)$/, 'must be a Facebook user id or me')),
       facebookUserToken: z.string({ error: 'Required' }).min(10, 'Too Short!').max(4096, 'Too Long!'),
       addInstagram: z.boolean().default(false),
     }),
