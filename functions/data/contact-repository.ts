@@ -53,6 +53,8 @@ export interface Contact {
   lid?: string;
   /** Set when this contact was folded into another one (a LID contact whose phone became known). */
   mergedInto?: number;
+  /** Contacts folded into this one whose tickets, messages and notes are still being moved here (D77). */
+  pendingMerges?: number[];
   /** Deleted through the contacts API: out of lists and lookups, kept for its tickets' history (D42). */
   deletedAt?: string;
   createdAt: string;
@@ -93,6 +95,7 @@ const toContact = (item: Record<string, unknown>): Contact => {
     type: _t,
     version: _v,
     identities,
+    pendingMerges,
     ...rest
   } = item;
   return {
@@ -101,6 +104,9 @@ const toContact = (item: Record<string, unknown>): Contact => {
       identities instanceof Set || Array.isArray(identities)
         ? [...(identities as Iterable<unknown>)].map(String).sort()
         : [],
+    ...(pendingMerges instanceof Set && pendingMerges.size > 0
+      ? { pendingMerges: [...(pendingMerges as Set<unknown>)].map(Number).sort((a, b) => a - b) }
+      : {}),
   };
 };
 
@@ -293,9 +299,10 @@ export const moveIdentity = async (
               Update: {
                 TableName: tableName(),
                 Key: contactKeys(companyId, toId),
-                UpdateExpression: 'ADD identities :identity',
+                // The old contact's history is now to move here (decisions D77): the merge job clears it.
+                UpdateExpression: 'ADD identities :identity, pendingMerges :from',
                 ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':identity': new Set([identity]) },
+                ExpressionAttributeValues: { ':identity': new Set([identity]), ':from': new Set([fromId]) },
               },
             },
             {

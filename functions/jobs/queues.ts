@@ -36,6 +36,15 @@ export const QUEUES = [
     description: 'Sends for the channel workers; group = connection + chat keeps per-chat order',
   },
   {
+    name: 'contact-merge',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A merged contact's history moving to the contact it was folded into (decisions D77); group = the old contact",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

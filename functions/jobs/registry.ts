@@ -31,6 +31,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'inbound', entry: 'functions/jobs/inbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
   // Sends (functions/jobs/outbound/handler.ts, D41): WhatsApp into the holder's outbox, Meta via the Graph API.
   { queue: 'outbound', entry: 'functions/jobs/outbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
+  // A merged contact's tickets, messages, notes and tags move to the contact it became (D77).
+  { queue: 'contact-merge', entry: 'functions/jobs/contact-merge/handler.ts', batchSize: 1, timeoutSeconds: 120 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

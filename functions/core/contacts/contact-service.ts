@@ -92,6 +92,10 @@ export interface ContactListInput extends PagingInput {
 export const announceContact = (companyId: number, contact: Contact): Promise<void> =>
   announce(companyId, { action: 'update', contact });
 
+/** `company-{id}-contact` delete for a contact that left the lists elsewhere (folded into another, D77). */
+export const announceContactRemoved = (companyId: number, contactId: number): Promise<void> =>
+  announce(companyId, { action: 'delete', contactId });
+
 /** Digits and phone punctuation only: a search by number. */
 const isNumberSearch = (s: string) => /^[\d\s()+\-.]+$/.test(s) && /\d/.test(s);
 

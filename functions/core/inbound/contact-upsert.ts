@@ -10,6 +10,7 @@ import {
   type ContactChannel,
   type InboundContactChanges,
 } from '../../data/contact-repository';
+import { enqueueContactMerge, moveOpenTickets } from '../contacts/contact-merge';
 import { ServiceUnavailable } from '../errors';
 import { logger } from '../logger';
 import type { InboundMessage } from './inbound-event';
@@ -21,7 +22,7 @@ import type { InboundMessage } from './inbound-event';
  * the losers of the create find the winner's identities and use that contact. An identity learnt later (the
  * LID of a phone contact, the phone of a LID contact) is attached to the same contact. When phone and LID
  * turn out to name two contacts made before the mapping was known, the LID is moved to the phone contact
- * and the other is marked `mergedInto` (its past tickets stay where they are: docs/decisions.md D35).
+ * and the other is marked `mergedInto`; its tickets, messages, notes and tags follow (contact-merge.ts, D77).
  */
 export interface ContactSubject {
   channel: ContactChannel;
@@ -145,6 +146,7 @@ export const upsertContact = async (
       await pause(attempt);
       continue;
     }
+    const mergedNow: number[] = [];
     try {
       for (const identity of subject.identities) {
         const owner = found.get(identity);
@@ -153,6 +155,7 @@ export const upsertContact = async (
         else {
           logger.info('contact identities merged', { companyId, from: owner, into: targetId });
           await moveIdentity(companyId, identity, owner, targetId);
+          mergedNow.push(owner);
         }
       }
     } catch (err) {
@@ -161,6 +164,13 @@ export const upsertContact = async (
         continue; // another writer attached or moved it meanwhile: look again
       }
       throw err;
+    }
+    // The folded contact's history follows (decisions D77): its open tickets at once, so this message
+    // continues its conversation, the rest in the merge job. A merge still pending (its job not enqueued
+    // after a crash) is asked for again; the queue drops repeats within five minutes.
+    for (const from of mergedNow) await moveOpenTickets(companyId, from, targetId);
+    for (const from of new Set([...mergedNow, ...(contact.pendingMerges ?? [])])) {
+      await enqueueContactMerge({ companyId, from, into: targetId });
     }
     const changes = changesFor(contact, subject);
     if (Object.keys(changes).length === 0) return { contact, created: false, changed: false };
