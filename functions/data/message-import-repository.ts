@@ -1,4 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { connectionKeys, connectionPartition } from './connection-repository';
@@ -60,7 +67,14 @@ export const beginImport = async (companyId: number, whatsappId: number, started
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...importKeys(companyId, whatsappId), type: 'IMPORT', startedAt, all: 0, done: 0, complete: false },
+                Item: {
+                  ...importKeys(companyId, whatsappId),
+                  type: 'IMPORT',
+                  startedAt,
+                  all: 0,
+                  done: 0,
+                  complete: false,
+                },
               },
             },
             {
@@ -82,9 +96,7 @@ export const beginImport = async (companyId: number, whatsappId: number, started
 /** The import of this connection, or null when none ever ran. */
 export const getImport = async (companyId: number, whatsappId: number): Promise<ImportProgress | null> => {
   const out = await mapDynamoErrors(() =>
-    db().send(
-      new GetCommand({ TableName: tableName(), Key: importKeys(companyId, whatsappId), ConsistentRead: true }),
-    ),
+    db().send(new GetCommand({ TableName: tableName(), Key: importKeys(companyId, whatsappId), ConsistentRead: true })),
   );
   return progressOf(out.Item);
 };
@@ -100,10 +112,7 @@ export const moveImport = async (
   startedAt: string,
   change: { all?: number; done?: number; complete?: boolean },
 ): Promise<ImportProgress | null> => {
-  const adds = [
-    ...(change.all ? ['#all :all'] : []),
-    ...(change.done ? ['done :done'] : []),
-  ];
+  const adds = [...(change.all ? ['#all :all'] : []), ...(change.done ? ['done :done'] : [])];
   const sets = change.complete ? ['complete = :true'] : [];
   if (adds.length === 0 && sets.length === 0) return getImport(companyId, whatsappId);
   try {

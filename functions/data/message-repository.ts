@@ -320,7 +320,8 @@ const storeOldMessage = async (
           new UpdateCommand({
             TableName: tableName(),
             Key: ticketKeys(companyId, ticketId),
-            UpdateExpression: 'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list',
+            UpdateExpression:
+              'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list',
             ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastMsgSk) OR lastMsgSk < :sk)',
             ExpressionAttributeValues: {
               ':last': ticket.lastMessage,

@@ -27,9 +27,12 @@ const DAY = 86_400_000;
 const suffix = () => String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
 /** The day of an instant in the company's time zone (the default, America/Sao_Paulo). */
 const localDay = (at: number) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(at),
-  );
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Sao_Paulo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(at));
 
 interface HistoryEntry {
   number: string;
@@ -84,9 +87,19 @@ describe('import of old messages', () => {
     const history: HistoryEntry[] = [
       { ...carla, body: 'Mensagem de antes da janela', at: new Date(now - 10 * DAY).toISOString() },
       { ...ana, body: 'Olá, tudo bem?', at: new Date(now - 3 * DAY).toISOString() },
-      { ...ana, fromMe: true, body: 'Tudo ótimo, em que posso ajudar?', at: new Date(now - 3 * DAY + 60_000).toISOString() },
+      {
+        ...ana,
+        fromMe: true,
+        body: 'Tudo ótimo, em que posso ajudar?',
+        at: new Date(now - 3 * DAY + 60_000).toISOString(),
+      },
       { ...bruno, body: 'Qual o prazo de entrega?', at: new Date(now - 2 * DAY).toISOString() },
-      { ...bruno, group: { id: `1203630${suffix()}`, name: 'Grupo' }, body: 'No grupo', at: new Date(now - 2 * DAY).toISOString() },
+      {
+        ...bruno,
+        group: { id: `1203630${suffix()}`, name: 'Grupo' },
+        body: 'No grupo',
+        at: new Date(now - 2 * DAY).toISOString(),
+      },
     ];
     const id = await pairWithHistory(
       'Importação',

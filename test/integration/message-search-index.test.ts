@@ -44,7 +44,11 @@ describe('message search postings', () => {
     );
     expect(first).toBe(4); // meu, pedido, atrasou, entrega ('na' is too short)
     const repeated = await itemsWritten(() =>
-      indexMessageWords(companyId, [{ ticketId: 7001, body: 'O pedido e a entrega, por favor', createdAt: at }], now + 1_000),
+      indexMessageWords(
+        companyId,
+        [{ ticketId: 7001, body: 'O pedido e a entrega, por favor', createdAt: at }],
+        now + 1_000,
+      ),
     );
     expect(repeated).toBe(1); // only 'favor' is new for this ticket
     const otherTicket = await itemsWritten(() =>

@@ -27,6 +27,8 @@ describe('inImportWindow', () => {
 
   it('takes group chats only when the connection imports groups', () => {
     expect(inImportWindow(connection, at('2026-11-11T12:00:00Z', true))).toBe(false);
-    expect(inImportWindow({ ...connection, importOldMessagesGroups: true }, at('2026-11-11T12:00:00Z', true))).toBe(true);
+    expect(inImportWindow({ ...connection, importOldMessagesGroups: true }, at('2026-11-11T12:00:00Z', true))).toBe(
+      true,
+    );
   });
 });

@@ -295,7 +295,12 @@ describe('the simulator driver', () => {
     });
     const batches: HistoryBatch[] = [];
     const r = recorder();
-    const creds = { simulator: true, number: '5500000000042', pairedAt: '2026-11-01T00:00:00.000Z', historyPending: true };
+    const creds = {
+      simulator: true,
+      number: '5500000000042',
+      pairedAt: '2026-11-01T00:00:00.000Z',
+      historyPending: true,
+    };
     driver.start({ creds, keys: noKeys }, { ...r.events, history: (b) => batches.push(b) }, context);
     await vi.waitFor(() => expect(r.names()).toContain('credsUpdate'));
     expect(batches.map((b) => [b.messages.length, b.complete])).toEqual([
@@ -336,7 +341,12 @@ describe('the simulator driver', () => {
     });
     const batches: HistoryBatch[] = [];
     const r = recorder();
-    const creds = { simulator: true, number: '5500000000042', pairedAt: '2026-11-01T00:00:00.000Z', historyPending: true };
+    const creds = {
+      simulator: true,
+      number: '5500000000042',
+      pairedAt: '2026-11-01T00:00:00.000Z',
+      historyPending: true,
+    };
     driver.start({ creds, keys: noKeys }, { ...r.events, history: (b) => batches.push(b) }, context);
     await vi.waitFor(() => expect(r.names()).toContain('credsUpdate'));
     const messages = batches.flatMap((b) => b.messages);

@@ -37,7 +37,8 @@ export const connectCloudApiNumber = async (auth: AuthContext, input: CloudApiIn
   const secret = await requireMetaSecret();
   const existing = await getMetaTarget('waphone', input.phoneNumberId);
   if (existing) {
-    const stillThere = existing.companyId === auth.companyId && (await getConnection(auth.companyId, existing.whatsappId));
+    const stillThere =
+      existing.companyId === auth.companyId && (await getConnection(auth.companyId, existing.whatsappId));
     // Another company's number answers like any other taken one: its owner is never named.
     if (stillThere || existing.companyId !== auth.companyId) {
       throw new Conflict('ERR_META_ALREADY_CONNECTED', 'This WhatsApp number is already connected', {

@@ -31,7 +31,10 @@ export interface GraphApi {
   /** WhatsApp Cloud API send (`/{phone-number-id}/messages`): Meta's message id (`wamid.…`). */
   sendCloudMessage(phoneNumberId: string, token: string, to: string, message: MetaOutgoing): Promise<string>;
   /** A Cloud API phone number as its token sees it (a wrong token is Graph's OAuth error). */
-  getCloudPhoneNumber(phoneNumberId: string, token: string): Promise<{ displayPhoneNumber: string; verifiedName: string }>;
+  getCloudPhoneNumber(
+    phoneNumberId: string,
+    token: string,
+  ): Promise<{ displayPhoneNumber: string; verifiedName: string }>;
   /** Subscribes our app to a WhatsApp Business Account's webhooks. */
   subscribeBusinessAccount(businessAccountId: string, token: string): Promise<void>;
   /** Cloud API media: the short-lived download URL and type of a media id. */

@@ -191,7 +191,9 @@ export class GroupSubjects {
   }
 
   /** The event with the group's subject as its chat name, when it is a group message without one. */
-  async named<E extends { kind: string; chat: { id: string; isGroup?: boolean; name?: string } }>(event: E): Promise<E> {
+  async named<E extends { kind: string; chat: { id: string; isGroup?: boolean; name?: string } }>(
+    event: E,
+  ): Promise<E> {
     if (event.kind !== 'message' || !event.chat.isGroup || event.chat.name) return event;
     const name = await this.subjectOf(event.chat.id);
     return name ? { ...event, chat: { ...event.chat, name } } : event;
@@ -303,9 +305,7 @@ class BaileysSession implements Session {
       if (!this.ended) events.credsUpdate(this.creds);
     });
     const sink = context.inbound;
-    const groups = new GroupSubjects(
-      this.socket.groupMetadata ? (jid) => this.socket.groupMetadata!(jid) : undefined,
-    );
+    const groups = new GroupSubjects(this.socket.groupMetadata ? (jid) => this.socket.groupMetadata!(jid) : undefined);
     this.socket.ev.on('groups.upsert', (metas) => {
       for (const meta of metas) groups.remember(meta.id, meta.subject);
     });

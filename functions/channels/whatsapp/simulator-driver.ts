@@ -107,11 +107,7 @@ export const demoPhoneHistory = (now: Date): PhoneHistoryEntry[] => {
 };
 
 /** A history entry as the phone hands it over, with a provider id that is the same every time. */
-const historyMessageOf = (
-  context: SessionContext,
-  entry: PhoneHistoryEntry,
-  index: number,
-): HistoryMessage => {
+const historyMessageOf = (context: SessionContext, entry: PhoneHistoryEntry, index: number): HistoryMessage => {
   const customer: SimulatedCustomer = {
     number: entry.number,
     ...(entry.name ? { name: entry.name } : {}),

@@ -73,7 +73,9 @@ const progressView = (whatsappId: number, p: ImportProgress): ImportProgressView
 
 /** Whether a pairing of this connection imports old messages. */
 export const importsOldMessages = (connection: Connection): boolean =>
-  connection.channel === 'whatsapp' && typeof connection.importOldMessages === 'string' && connection.importOldMessages !== '';
+  connection.channel === 'whatsapp' &&
+  typeof connection.importOldMessages === 'string' &&
+  connection.importOldMessages !== '';
 
 /** The first step: the device paired with import on. The connection shows `preparing`. */
 export const beginMessageImport = async (connection: Connection, now = new Date()): Promise<void> => {

@@ -100,7 +100,12 @@ describe('import of old messages on /connections', () => {
   it('closes the imported tickets after a confirmation and says how many; a refusal is a toast', async () => {
     let answer = json(200, { closed: 2, hasMore: false });
     const view = await openConnections(
-      [connectionRow(1, 'Importada', { statusImportMessages: 'renderButtonCloseTickets', importStartedAt: ago(60_000) })],
+      [
+        connectionRow(1, 'Importada', {
+          statusImportMessages: 'renderButtonCloseTickets',
+          importStartedAt: ago(60_000),
+        }),
+      ],
       { 'POST /closedimported/1': () => answer },
     );
     expect(sessionButtons(view.wrapper, 1)).toEqual(['Desconectar', 'Encerrar atendimentos importados']);

@@ -145,7 +145,9 @@ export function ImportProgress({
             <ProgressBar
               value={percent}
               label={label}
-              description={startedAt ? t('connections.import.startedAt', { at: new Date(startedAt).toLocaleString() }) : undefined}
+              description={
+                startedAt ? t('connections.import.startedAt', { at: new Date(startedAt).toLocaleString() }) : undefined
+              }
               additionalInfo={t('connections.import.info')}
             />
           </SpaceBetween>
