@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseConfig } from './config';
+import { ConfigError, DEFAULT_META_LOGIN_URL, loadConfig, parseConfig } from './config';
 
 const respond = (status: number, body: string) => async () => new Response(body, { status });
 
@@ -14,6 +14,7 @@ describe('runtime config', () => {
       wsUrl: 'wss://desk.example.com/ws',
       mediaBase: '/media',
       stage: 'aws',
+      metaLoginUrl: 'https://www.facebook.com/v21.0/dialog/oauth',
     });
   });
 
@@ -25,6 +26,7 @@ describe('runtime config', () => {
       wsUrl: 'ws://localhost:5173/ws',
       mediaBase: '/media',
       stage: 'local',
+      metaLoginUrl: DEFAULT_META_LOGIN_URL,
     });
     expect(
       parseConfig(
@@ -50,6 +52,34 @@ describe('runtime config', () => {
     expect(() =>
       parseConfig({ apiBase: '/api', wsUrl: 'ftp://x/ws', mediaBase: '/m', stage: 's' }, 'https://x'),
     ).toThrow(ConfigError);
+  });
+
+  it('reads the optional Meta app id and login URL; without them there is no app id and the default dialog', () => {
+    const base = { apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 'aws' };
+    const without = parseConfig(base, 'https://x');
+    expect(without.metaAppId).toBeUndefined();
+    expect(without.metaLoginUrl).toBe('https://www.facebook.com/v21.0/dialog/oauth');
+    expect(
+      parseConfig(
+        { ...base, metaAppId: ' 1234567890123456 ', metaLoginUrl: 'https://www.facebook.com/v22.0/dialog/oauth' },
+        'https://x',
+      ),
+    ).toMatchObject({ metaAppId: '1234567890123456', metaLoginUrl: 'https://www.facebook.com/v22.0/dialog/oauth' });
+    expect(parseConfig({ ...base, metaAppId: null }, 'https://x').metaAppId).toBeUndefined();
+  });
+
+  it('rejects a Meta app id that is not a string of digits and a login URL that is not http(s)', () => {
+    const base = { apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 'aws' };
+    for (const metaAppId of ['abc123', '', 1234567890, '12 34']) {
+      expect(() => parseConfig({ ...base, metaAppId }, 'https://x')).toThrow(
+        new ConfigError("/config.json metaAppId must be a string of digits (the Meta app's id)"),
+      );
+    }
+    for (const metaLoginUrl of ['/dialog/oauth', 'javascript:alert(1)', 42, '']) {
+      expect(() => parseConfig({ ...base, metaLoginUrl }, 'https://x')).toThrow(
+        new ConfigError('/config.json metaLoginUrl must be an absolute http(s) URL'),
+      );
+    }
   });
 
   it('fails clearly when the file is missing, not JSON, or unreachable', async () => {

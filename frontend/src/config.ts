@@ -11,7 +11,17 @@ export interface RuntimeConfig {
   mediaBase: string;
   /** Deployment stage name, shown on the status page (local, aws, ...). */
   stage: string;
+  /**
+   * The Meta app's id (digits) for the Facebook/Instagram login popup (decisions D81); absent where no Meta
+   * app is configured (local runs), and then the login is offered disabled.
+   */
+  metaAppId?: string;
+  /** Facebook's OAuth dialog; `DEFAULT_META_LOGIN_URL` unless config.json names another. */
+  metaLoginUrl: string;
 }
+
+/** Facebook's OAuth dialog of the Graph API version the server calls (functions/config.ts GRAPH_API_URL). */
+export const DEFAULT_META_LOGIN_URL = 'https://www.facebook.com/v21.0/dialog/oauth';
 
 export const CONFIG_PATH = '/config.json';
 
@@ -23,6 +33,31 @@ export class ConfigError extends Error {
 }
 
 const FIELDS = ['apiBase', 'wsUrl', 'mediaBase', 'stage'] as const;
+
+/** Optional fields: absent (or null) is fine, anything else must have their shape. */
+const META_APP_ID = /^\d{1,32}$/;
+
+const optionalMetaAppId = (value: unknown): string | undefined => {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || !META_APP_ID.test(value.trim())) {
+    throw new ConfigError(`${CONFIG_PATH} metaAppId must be a string of digits (the Meta app's id)`);
+  }
+  return value.trim();
+};
+
+const optionalMetaLoginUrl = (value: unknown): string => {
+  if (value === undefined || value === null) return DEFAULT_META_LOGIN_URL;
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value.trim()) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError(`${CONFIG_PATH} metaLoginUrl must be an absolute http(s) URL`);
+  }
+  return url.href;
+};
 
 const withoutTrailingSlash = (url: string): string => (url.length > 1 ? url.replace(/\/+$/, '') : url);
 
@@ -54,12 +89,16 @@ export const parseConfig = (raw: unknown, origin: string): RuntimeConfig => {
     throw new ConfigError(`${CONFIG_PATH} is missing ${missing.join(', ')} (each a non-empty string)`);
   }
   const value = (f: (typeof FIELDS)[number]) => (record[f] as string).trim();
+  const metaAppId = optionalMetaAppId(record.metaAppId);
+  const metaLoginUrl = optionalMetaLoginUrl(record.metaLoginUrl);
   try {
     return {
       apiBase: resolveHttpUrl(value('apiBase'), origin),
       wsUrl: resolveWsUrl(value('wsUrl'), origin),
       mediaBase: withoutTrailingSlash(value('mediaBase')),
       stage: value('stage'),
+      ...(metaAppId ? { metaAppId } : {}),
+      metaLoginUrl,
     };
   } catch (err) {
     if (err instanceof ConfigError) throw err;

@@ -4,9 +4,10 @@ import { api } from './transport';
  * Connections (core spec §3 Connection, §4, §7 Connections; decisions D22–D25): the typed client of
  * functions/http/connections. Everyone in the company reads; connection managers (admins, super users and
  * plain users with allowConnections) change. The spec's `session=0` query is sent as the reference client
- * does; the server ignores it.
+ * does; the server ignores it. `whatsappapi` is a WhatsApp Cloud API number (D76): like facebook and
+ * instagram it has no session to start or stop.
  */
-export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram';
+export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram' | 'whatsappapi';
 
 /** Core spec §4; 'connecting' is also seen in the field and shown like OPENING. */
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
@@ -181,6 +182,53 @@ export const uploadGreetingMedia = (id: number, file: File): Promise<Connection>
 /** DELETE /whatsapp/{id}/media-upload: removes the greeting attachment. */
 export const deleteGreetingMedia = (id: number): Promise<Connection> =>
   api().delete<Connection>(`${connectionPath(id)}/media-upload`);
+
+/** What POST /whatsapp/cloud-api takes (decisions D76): the ids and the token from Meta's WhatsApp Manager. */
+export interface CloudApiInput {
+  name?: string;
+  phoneNumberId: string;
+  /** A permanent (system user) access token: sent once, stored encrypted, never answered. */
+  accessToken: string;
+  businessAccountId?: string;
+}
+
+/**
+ * POST /whatsapp/cloud-api: a WhatsApp Cloud API number becomes a CONNECTED `whatsappapi` connection (201).
+ * 400 field errors, 400 ERR_META_GRAPH (Meta refused the token or id), 409 ERR_META_ALREADY_CONNECTED,
+ * 403 ERR_PLAN_LIMIT_CONNECTIONS / ERR_NO_PERMISSION, 503 ERR_META_NOT_CONFIGURED.
+ */
+export const connectCloudApiNumber = (input: CloudApiInput): Promise<Connection> =>
+  api().post<Connection>('/whatsapp/cloud-api', input);
+
+/** What POST /facebook takes: the login's short-lived user token; `me` when the login answered no user id. */
+export interface FacebookLoginInput {
+  facebookUserId: string;
+  facebookUserToken: string;
+  addInstagram: boolean;
+}
+
+/** A page (or Instagram account) the login found but did not connect; reasons in functions/channels/meta. */
+export interface SkippedMetaTarget {
+  channel: ConnectionChannel;
+  externalId: string;
+  name: string;
+  /** 'connected-elsewhere': another company connected it. */
+  reason: string;
+}
+
+export interface FacebookConnectResult {
+  created: Connection[];
+  updated: Connection[];
+  skipped: SkippedMetaTarget[];
+}
+
+/**
+ * POST /facebook (decisions D40): every page the user manages becomes a `facebook` connection (and each
+ * linked Instagram business account an `instagram` one with `addInstagram`); pages already connected here
+ * get the new token.
+ */
+export const connectFacebookPages = (input: FacebookLoginInput): Promise<FacebookConnectResult> =>
+  api().post<FacebookConnectResult>('/facebook', input);
 
 /** GET /whatsapp/all (super): one page of 100 summaries of every company's connections. */
 export const listAllConnections = (

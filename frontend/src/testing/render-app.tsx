@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { configureApi, createTransport, type HttpAdapter } from '@/api/transport';
 import { App, routes as appRoutes } from '@/App';
-import type { RuntimeConfig } from '@/config';
+import { DEFAULT_META_LOGIN_URL, type RuntimeConfig } from '@/config';
 import { RealtimeSocket } from '@/realtime/socket';
 import { createSessionUserStore } from '@/session-user';
 import { fakeWebSocketServer } from './fake-web-socket';
@@ -13,6 +13,7 @@ export const TEST_CONFIG: RuntimeConfig = {
   wsUrl: 'wss://desk.example.com/ws',
   mediaBase: '/media',
   stage: 'test',
+  metaLoginUrl: DEFAULT_META_LOGIN_URL,
 };
 
 /**
@@ -24,11 +25,14 @@ export const renderApp = ({
   adapter,
   routes = appRoutes,
   token = 'token-1',
+  config = TEST_CONFIG,
 }: {
   path: string;
   adapter: HttpAdapter;
   routes?: RouteObject[];
   token?: string | null;
+  /** The runtime config the app sees (TEST_CONFIG: no Meta app). */
+  config?: RuntimeConfig;
 }) => {
   if (token) localStorage.setItem('token', token);
   configureApi(createTransport({ adapter }));
@@ -40,6 +44,6 @@ export const renderApp = ({
   });
   const sessionUser = createSessionUserStore();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<App services={{ config: TEST_CONFIG, socket, sessionUser }} router={router} />);
+  const view = render(<App services={{ config, socket, sessionUser }} router={router} />);
   return { ...view, router, socket, server, sessionUser, wrapper: createWrapper() };
 };

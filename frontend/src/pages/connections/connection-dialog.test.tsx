@@ -135,19 +135,22 @@ describe('connection dialog', () => {
     ]);
   });
 
-  it('says a Facebook connection waits for its Meta login, and sends its channel', async () => {
-    const { wrapper, sent } = await openDialog({
-      channel: 'facebook',
-      routes: { 'POST /whatsapp': (req) => json(201, connectionRow(9, 'Página', req.body as object)) },
+  it('edits a Meta connection (here a Cloud API number) like any other: its channel in the title, only the change sent', async () => {
+    const number = connectionRow(8, 'Loja Oficial', { channel: 'whatsappapi', number: '5511988887777' });
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 8,
+      channel: 'whatsappapi',
+      routes: {
+        'GET /whatsapp/8': () => json(200, number),
+        'PUT /whatsapp/8': (req) => json(200, { ...number, ...(req.body as object) }),
+      },
     });
-    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Adicionar conexão Facebook');
-    expect(openModal(wrapper).findContent().findAlert()?.getElement().textContent).toContain(
-      'login com a conta da Meta',
-    );
-    typeInto(wrapper, 'Nome', 'Página');
-    click(openModal(wrapper), 'Adicionar');
-    await waitFor(() => expect(sent('POST')).toHaveLength(1));
-    expect(sent('POST')[0]?.body).toMatchObject({ name: 'Página', channel: 'facebook' });
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Editar conexão WhatsApp Cloud API');
+    expect(openModal(wrapper).findContent().findAlert()).toBeNull();
+    typeInto(wrapper, 'Nome', 'Loja Oficial SP');
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ name: 'Loja Oficial SP' })));
+    expect(sent('PUT')[0]?.body).toEqual({ name: 'Loja Oficial SP' });
   });
 
   it("shows the spec's redirect and NPS texts on their fields and opens the first tab with a problem", async () => {

@@ -211,16 +211,11 @@ function ConnectionForm({
         </Box>
       }
     >
-      <SpaceBetween size="s">
-        {!connection && effectiveChannel !== 'whatsapp' && (
-          <Alert type="info">{t('connections.dialog.metaLoginLater')}</Alert>
-        )}
-        <Tabs
-          activeTabId={tab}
-          onChange={({ detail }) => setTab(detail.activeTabId as TabId)}
-          tabs={tabs.map((id) => ({ id, label: t(`connections.dialog.tabs.${id}`), content: content[id] }))}
-        />
-      </SpaceBetween>
+      <Tabs
+        activeTabId={tab}
+        onChange={({ detail }) => setTab(detail.activeTabId as TabId)}
+        tabs={tabs.map((id) => ({ id, label: t(`connections.dialog.tabs.${id}`), content: content[id] }))}
+      />
     </Frame>
   );
 }

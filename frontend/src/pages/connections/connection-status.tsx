@@ -41,11 +41,13 @@ export function ConnectionStatusBadge({ status }: { status: string }) {
   );
 }
 
+const WHATSAPP_GLYPH =
+  'M8 1.5a6.5 6.5 0 0 0-5.6 9.8L1.5 14.5l3.3-.9A6.5 6.5 0 1 0 8 1.5Zm3.2 9.1c-.1.4-.8.8-1.2.8-.3 0-.7.1-2.2-.5-1.9-.8-3-2.7-3.1-2.8-.1-.1-.7-1-.7-1.9s.5-1.3.6-1.5c.2-.2.4-.2.5-.2h.4c.1 0 .3 0 .4.3l.6 1.4c0 .1.1.2 0 .4l-.2.3-.3.3c-.1.1-.2.2-.1.4.1.2.5.9 1.1 1.4.8.7 1.4.9 1.6 1 .2.1.3.1.4-.1l.6-.7c.1-.2.3-.1.4-.1l1.3.6c.2.1.3.1.3.2.1.1.1.5-.1.9Z';
+
+/** The Cloud API number (D76) wears WhatsApp's glyph in WhatsApp Business's darker green. */
 const GLYPHS: Record<ConnectionChannel, { color: string; path: string }> = {
-  whatsapp: {
-    color: '#25D366',
-    path: 'M8 1.5a6.5 6.5 0 0 0-5.6 9.8L1.5 14.5l3.3-.9A6.5 6.5 0 1 0 8 1.5Zm3.2 9.1c-.1.4-.8.8-1.2.8-.3 0-.7.1-2.2-.5-1.9-.8-3-2.7-3.1-2.8-.1-.1-.7-1-.7-1.9s.5-1.3.6-1.5c.2-.2.4-.2.5-.2h.4c.1 0 .3 0 .4.3l.6 1.4c0 .1.1.2 0 .4l-.2.3-.3.3c-.1.1-.2.2-.1.4.1.2.5.9 1.1 1.4.8.7 1.4.9 1.6 1 .2.1.3.1.4-.1l.6-.7c.1-.2.3-.1.4-.1l1.3.6c.2.1.3.1.3.2.1.1.1.5-.1.9Z',
-  },
+  whatsapp: { color: '#25D366', path: WHATSAPP_GLYPH },
+  whatsappapi: { color: '#128C7E', path: WHATSAPP_GLYPH },
   facebook: {
     color: '#1877F2',
     path: 'M8 1a7 7 0 0 0-1.1 13.9V10H5.1V8h1.8V6.5c0-1.8 1-2.7 2.6-2.7.8 0 1.6.1 1.6.1v1.7h-.9c-.9 0-1.1.5-1.1 1.1V8h2l-.3 2H9.1v4.9A7 7 0 0 0 8 1Z',

@@ -1,15 +1,16 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuthUser } from '@/api/auth';
 import type { Connection } from '@/api/connections';
 import type { CompanyPlan } from '@/api/plans';
+import type { RuntimeConfig } from '@/config';
 import { buttonNamed, click, columnTexts, noOpenModal, openModal } from '@/pages/users/test-kit';
 import { authUser } from '@/testing/auth-fixtures';
 import { connectionRow } from '@/testing/connection-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
-import { toastTexts } from '@/testing/form-fields';
-import { renderApp } from '@/testing/render-app';
+import { toastTexts, typeInto } from '@/testing/form-fields';
+import { renderApp, TEST_CONFIG } from '@/testing/render-app';
 import { fullPlan, shellRoutes } from '@/testing/shell-api';
 import { qrImageUrl } from './qr-code-dialog';
 
@@ -42,8 +43,8 @@ const connectionsApi = (
   };
 };
 
-const openConnections = async (api = connectionsApi(), count = 6) => {
-  const view = renderApp({ path: '/connections', adapter: api.adapter });
+const openConnections = async (api = connectionsApi(), count = 6, config: RuntimeConfig = TEST_CONFIG) => {
+  const view = renderApp({ path: '/connections', adapter: api.adapter, config });
   expect(await screen.findByRole('heading', { name: /^Conexões/ }, { timeout: 15_000 })).toBeTruthy();
   await waitFor(() => expect(columnTexts(view.wrapper, COLUMN.name)).toHaveLength(count));
   return { ...view, api };
@@ -227,18 +228,36 @@ describe('new-connection menu', () => {
     return dropdown.findItems().map((item) => item.getElement().textContent);
   };
 
-  it('offers WhatsApp, Facebook and Instagram when the plan has them', async () => {
-    const { wrapper } = await openConnections();
-    await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
-    expect(menuItems(wrapper)).toEqual(['WhatsApp', 'Facebook', 'Instagram']);
+  const choose = (wrapper: Wrapper, channel: string) => {
+    const dropdown = newMenu(wrapper);
+    act(() => dropdown.openDropdown());
+    const item = dropdown.findItemById(channel);
+    if (!item) throw new Error(`no menu item '${channel}'`);
+    act(() => item.click());
+  };
+
+  afterEach(() => {
+    vi.restoreAllMocks();
   });
 
-  it('hides the channels the plan lacks', async () => {
+  it('offers WhatsApp, Facebook, Instagram and WhatsApp Cloud API when the plan has them', async () => {
+    const { wrapper } = await openConnections();
+    await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
+    expect(menuItems(wrapper)).toEqual(['WhatsApp', 'Facebook', 'Instagram', 'WhatsApp Cloud API']);
+  });
+
+  it('hides the channels the plan lacks; the Cloud API comes with WhatsApp', async () => {
     const { wrapper } = await openConnections(
       connectionsApi({}, { plan: fullPlan({ useFacebook: false, useInstagram: false }) }),
     );
     await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
-    expect(menuItems(wrapper)).toEqual(['WhatsApp']);
+    expect(menuItems(wrapper)).toEqual(['WhatsApp', 'WhatsApp Cloud API']);
+  });
+
+  it('offers no Cloud API without WhatsApp in the plan', async () => {
+    const { wrapper } = await openConnections(connectionsApi({}, { plan: fullPlan({ useWhatsapp: false }) }));
+    await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
+    expect(menuItems(wrapper)).toEqual(['Facebook', 'Instagram']);
   });
 
   it('is disabled when the plan has no channel at all', async () => {
@@ -246,6 +265,77 @@ describe('new-connection menu', () => {
     const { wrapper, api } = await openConnections(connectionsApi({}, { plan }));
     await waitFor(() => expect(api.requests.some((r) => r.path.startsWith('/companies/listPlan'))).toBe(true));
     await waitFor(() => expect(menuDisabled(wrapper)).toBe(true));
+  });
+
+  it('WhatsApp Cloud API opens its form; the new number joins the list without session actions', async () => {
+    const api = connectionsApi({
+      'POST /whatsapp/cloud-api': () =>
+        json(201, connectionRow(12, 'Loja Oficial', { channel: 'whatsappapi', number: '5511988887777' })),
+    });
+    const { wrapper } = await openConnections(api);
+    await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
+    choose(wrapper, 'whatsappapi');
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Conectar WhatsApp Cloud API');
+
+    typeInto(wrapper, 'ID do número de telefone', '106540352242922');
+    typeInto(wrapper, 'Token de acesso', 'EAAGm0PX4ZCpsBAKZBZCzq1ZA9ZBQ2ZCi3Hh7Z');
+    click(openModal(wrapper), 'Conectar');
+
+    await screen.findByText('Loja Oficial');
+    expect(noOpenModal(wrapper)).toBe(true);
+    expect(toastTexts(wrapper)).toEqual(['Número do WhatsApp Cloud API conectado!']);
+    expect(cellText(wrapper, 7, COLUMN.channel)).toBe('WhatsApp Cloud API');
+    expect(cellText(wrapper, 7, COLUMN.status)).toBe('Conectado');
+    expect(cellText(wrapper, 7, COLUMN.session)).toBe('Sem sessão');
+    expect(() => buttonNamed(wrapper, 'Abrir o simulador de Loja Oficial')).toThrow();
+    expect(() => buttonNamed(wrapper, 'Abrir o simulador de Suporte')).not.toThrow(); // a connected WhatsApp has it
+    expect(api.calls('POST', '/whatsapp')).toHaveLength(0);
+  });
+
+  it('Facebook opens the Meta login, never the connection form (no disconnected connection is created)', async () => {
+    const api = connectionsApi();
+    const { wrapper } = await openConnections(api);
+    await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
+    choose(wrapper, 'facebook');
+    expect(openModal(wrapper).findHeader().getElement().textContent).toBe('Conectar Facebook');
+    expect(openModal(wrapper).findContent().findAllFormFields()).toHaveLength(0);
+    click(openModal(wrapper), 'Cancelar');
+    expect(noOpenModal(wrapper)).toBe(true);
+    expect(api.calls('POST', '/whatsapp')).toHaveLength(0);
+  });
+
+  it('Instagram logs in with Instagram accounts; every connection created or renewed shows in the list', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const api = connectionsApi({
+        'POST /facebook': () =>
+          json(200, {
+            created: [connectionRow(22, 'padaria.central', { channel: 'instagram' })],
+            updated: [connectionRow(6, 'Página renovada', { channel: 'facebook', updatedAt: later(5) })],
+            skipped: [],
+          }),
+      });
+      const { wrapper } = await openConnections(api, 6, { ...TEST_CONFIG, metaAppId: '1234567890' });
+      vi.spyOn(window, 'open').mockImplementation((url) => {
+        const state = new URL(String(url)).searchParams.get('state');
+        const href = `${window.location.origin}/meta-login.html#access_token=EAAGm0PX4ZCpsBA&state=${state}`;
+        return { closed: false, location: { href }, close: () => undefined } as unknown as Window;
+      });
+      await waitFor(() => expect(menuDisabled(wrapper)).toBe(false));
+      choose(wrapper, 'instagram');
+      click(openModal(wrapper), 'Continuar com o Facebook');
+      act(() => vi.advanceTimersByTime(500));
+
+      await screen.findByText('Conexões criadas');
+      expect(api.calls('POST', '/facebook')[0]?.body).toMatchObject({ addInstagram: true });
+      expect(columnTexts(wrapper, COLUMN.name)).toContain('padaria.central');
+      expect(cellText(wrapper, 6, COLUMN.name)).toBe('Página renovada');
+      expect(cellText(wrapper, 6, COLUMN.status)).toBe('Conectado');
+      click(openModal(wrapper), 'Fechar');
+      expect(noOpenModal(wrapper)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

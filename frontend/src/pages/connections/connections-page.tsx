@@ -17,17 +17,24 @@ import { useErrorText } from '@/components/use-error-text';
 import { useLiveConnections } from '@/components/use-live-connections';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { can, connectionsRoleOf } from '@/permissions';
+import { CloudApiDialog } from './cloud-api-dialog';
 import { ConnectionDialog } from './connection-dialog';
 import { ImportProgress } from './import-progress';
 import { ChannelIcon, ChannelLabel, ConnectionStatusBadge } from './connection-status';
+import { MetaLoginDialog } from './meta-login-dialog';
 import { QrCodeDialog } from './qr-code-dialog';
 import { SessionActions } from './session-actions';
 
-/** The channels of the new-connection menu and the plan flag each needs (core spec §2, §3 Plan). */
+/**
+ * The channels of the new-connection menu and the plan flag each needs (core spec §2, §3 Plan): WhatsApp
+ * opens the connection dialog (a QR code follows), Facebook and Instagram the Meta login (D40), the Cloud
+ * API its form (D76).
+ */
 export const NEW_CONNECTION_CHANNELS: readonly { channel: ConnectionChannel; flag: keyof PlanFlags }[] = [
   { channel: 'whatsapp', flag: 'useWhatsapp' },
   { channel: 'facebook', flag: 'useFacebook' },
   { channel: 'instagram', flag: 'useInstagram' },
+  { channel: 'whatsappapi', flag: 'useWhatsapp' },
 ];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -193,7 +200,23 @@ function ConnectionsList() {
           )
         }
       />
-      {editing && (
+      {editing?.kind === 'create' && editing.channel === 'whatsappapi' && (
+        <CloudApiDialog
+          onDismiss={() => setEditing(null)}
+          onSaved={(saved) => {
+            setEditing(null);
+            update(saved);
+          }}
+        />
+      )}
+      {editing?.kind === 'create' && (editing.channel === 'facebook' || editing.channel === 'instagram') && (
+        <MetaLoginDialog
+          addInstagram={editing.channel === 'instagram'}
+          onDismiss={() => setEditing(null)}
+          onConnected={update}
+        />
+      )}
+      {(editing?.kind === 'edit' || editing?.channel === 'whatsapp') && (
         <ConnectionDialog
           connectionId={editing.kind === 'edit' ? editing.connection.id : undefined}
           channel={editing.kind === 'edit' ? editing.connection.channel : editing.channel}
