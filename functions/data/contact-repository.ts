@@ -9,6 +9,7 @@ import {
 import { Conflict, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
+import { consistentGet } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { company, pad, searchForm } from './keys';
@@ -129,10 +130,8 @@ export class IdentityTaken extends Conflict {
 }
 
 export const getContact = async (companyId: number, id: number): Promise<Contact | null> => {
-  const out = await mapDynamoErrors(() =>
-    db().send(new GetCommand({ TableName: tableName(), Key: contactKeys(companyId, id), ConsistentRead: true })),
-  );
-  return out.Item ? toContact(out.Item) : null;
+  const item = await consistentGet(contactKeys(companyId, id));
+  return item ? toContact(item) : null;
 };
 
 /** Which contact each identity names (consistent reads: a contact created a moment ago is found). */
@@ -141,18 +140,11 @@ export const findContactIdsByIdentities = async (
   identities: readonly string[],
 ): Promise<Map<string, number>> => {
   const found = new Map<string, number>();
-  if (identities.length === 0) return found;
-  let pending: Record<string, unknown>[] = [...new Set(identities)].map((i) => identityKeys(companyId, i));
-  for (let attempt = 0; pending.length > 0 && attempt < 8; attempt += 1) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    const out = await mapDynamoErrors(() =>
-      db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } })),
-    );
-    for (const item of out.Responses?.[tableName()] ?? []) {
-      found.set(String(item.identity), Number(item.contactId));
-    }
-    pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-  }
+  const unique = [...new Set(identities)];
+  const items = await Promise.all(unique.map((i) => consistentGet(identityKeys(companyId, i))));
+  items.forEach((item, i) => {
+    if (item) found.set(unique[i]!, Number(item.contactId));
+  });
   return found;
 };
 

@@ -10,6 +10,7 @@ import {
 import { Conflict } from '../core/errors';
 import type { TicketStatus } from '../core/tickets/visibility';
 import { db, tableName } from './client';
+import { consistentGet } from './consistent-reads';
 import { contactPartition } from './contact-repository';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
@@ -138,10 +139,8 @@ const toLogEntry = (item: Record<string, unknown>): TicketLogEntry => ({
 });
 
 export const getTicket = async (companyId: number, id: number): Promise<Ticket | null> => {
-  const out = await mapDynamoErrors(() =>
-    db().send(new GetCommand({ TableName: tableName(), Key: ticketKeys(companyId, id), ConsistentRead: true })),
-  );
-  return out.Item ? toTicket(out.Item) : null;
+  const item = await consistentGet(ticketKeys(companyId, id));
+  return item ? toTicket(item) : null;
 };
 
 /** The contact's not-closed ticket on a connection (the guard, read consistently), or null. */
@@ -150,16 +149,8 @@ export const getOpenTicketId = async (
   contactId: number,
   whatsappId: number,
 ): Promise<number | null> => {
-  const out = await mapDynamoErrors(() =>
-    db().send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: openTicketGuardKeys(companyId, contactId, whatsappId),
-        ConsistentRead: true,
-      }),
-    ),
-  );
-  return out.Item ? Number(out.Item.ticketId) : null;
+  const item = await consistentGet(openTicketGuardKeys(companyId, contactId, whatsappId));
+  return item ? Number(item.ticketId) : null;
 };
 
 /**
