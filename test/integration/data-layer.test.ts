@@ -4,7 +4,8 @@ import { Conflict } from '../../functions/core/errors';
 import { db, tableName } from '../../functions/data/client';
 import { nextId } from '../../functions/data/counter-repository';
 import { queryPage } from '../../functions/data/query-page';
-import { createQueue, listQueues } from '../../functions/data/queue-repository';
+import { consistentGet } from '../../functions/data/consistent-reads';
+import { createQueue, listQueues, queueKeys } from '../../functions/data/queue-repository';
 import { createTag, listTags } from '../../functions/data/tag-repository';
 import { createUser, findUserIdByEmail } from '../../functions/data/user-repository';
 import { freshCompany, type TestCompany } from '../helpers/fixtures';
@@ -215,5 +216,50 @@ describe('cursor paging', () => {
     expect(found).toEqual(['f14x', 'f29x']);
     // 30 items at 10 examined per request: the walk took several bounded requests, not one full read.
     expect(requests).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('coalesced consistent reads (decisions D82)', () => {
+  it('reads asked for in the same turn go out as one request and each gets its own item', async () => {
+    const ids = await Promise.all(
+      ['Ana', 'Bruno', 'Carla'].map(
+        async (name) =>
+          (
+            await createQueue(t.company.id, {
+              name: `Fila ${name}`,
+              color: `#${Math.floor(Math.random() * 0xffffff)
+                .toString(16)
+                .padStart(6, '0')}`,
+            })
+          ).id,
+      ),
+    );
+    const keys = ids.map((id) => queueKeys(t.company.id, id));
+    const names: string[] = [];
+    const stack = db().middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        names.push(context.commandName ?? '?');
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCoalescedReads' },
+    );
+    try {
+      const [found, again, missing] = await Promise.all([
+        Promise.all(keys.map((k) => consistentGet(k))),
+        consistentGet(keys[0]!),
+        consistentGet(queueKeys(t.company.id, 999_999)),
+      ]);
+      expect(names).toEqual(['BatchGetItemCommand']);
+      expect(found.map((item) => item?.sk)).toEqual(keys.map((k) => k.sk));
+      expect(again?.sk).toBe(keys[0]!.sk);
+      expect(missing).toBeUndefined();
+      // A turn with one read is a plain GetItem.
+      names.length = 0;
+      expect((await consistentGet(keys[1]!))?.sk).toBe(keys[1]!.sk);
+      expect(names).toEqual(['GetItemCommand']);
+    } finally {
+      stack.remove('countCoalescedReads');
+    }
   });
 });
