@@ -1,6 +1,9 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { listPlans } from '../../functions/data/plan-repository';
+import { fakeGraph } from '../helpers/fake-graph';
 import { useBrowser } from './browser';
+import { apiAs, PASSWORD } from './workspace-company';
 
 /**
  * Issue 4, item 9 (first half): an admin creates a WhatsApp connection, the worker of the local cloud (the
@@ -26,7 +29,7 @@ describe('connections in the browser', () => {
 
     const name = `Loja ${Math.random().toString(36).slice(2, 7)}`;
     await page.getByRole('button', { name: 'Nova conexão' }).click();
-    await page.getByRole('menuitem', { name: 'WhatsApp' }).click();
+    await page.getByRole('menuitem', { name: 'WhatsApp', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nome', { exact: true }).fill(name);
     await dialog.getByRole('button', { name: 'Adicionar' }).click();
@@ -45,6 +48,51 @@ describe('connections in the browser', () => {
     const row = page.getByRole('row').filter({ hasText: name });
     await row.getByText('Conectado', { exact: true }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByLabel('Alguma conexão precisa de atenção').count()).toBe(0);
+    await context.close();
+  });
+
+  it('connect a WhatsApp Cloud API number with its id and token: the row appears connected, the token never shows', async () => {
+    const phoneNumberId = String(Date.now()).slice(-13);
+    const token = `EAAE2E${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+    await fakeGraph(inject('fakeGraphUrl')).addPhoneNumber(phoneNumberId, token, '+55 11 4000-1234', 'Loja Oficial');
+    // A company of its own, signed up on a plan with room for the connection (the demo's has one seat).
+    const plan = (await listPlans()).find((p) => p.isPublic && p.name === 'Profissional')!;
+    const email = `cloud-${Math.random().toString(36).slice(2, 8)}@e2e.zapdesk.local`;
+    const signup = await apiAs().post('/auth/signup', {
+      name: 'Carla Nunes',
+      companyName: `Loja Oficial ${email.slice(6, 12)}`,
+      email,
+      password: PASSWORD,
+      phone: '(11) 98765-4321',
+      planId: plan.id,
+    });
+    expect(signup.status).toBe(201);
+    const { page, context } = await session();
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL('**/tickets');
+    await page.goto('/connections');
+    await page.getByRole('heading', { name: 'Conexões', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Nova conexão' }).click();
+    await page.getByRole('menuitem', { name: 'WhatsApp Cloud API' }).click();
+    const dialog = page.getByRole('dialog').filter({ hasText: 'Conectar WhatsApp Cloud API' });
+    // A wrong id is refused before anything is sent.
+    await dialog.getByLabel('ID do número de telefone').fill('12ab');
+    await dialog.getByLabel('Token de acesso').fill(token);
+    await dialog.getByRole('button', { name: 'Conectar' }).click();
+    await dialog.getByText('Informe só os dígitos do ID (de 5 a 30).').waitFor();
+    await dialog.getByLabel('ID do número de telefone').fill(phoneNumberId);
+    await dialog.getByRole('button', { name: 'Conectar' }).click();
+    await page.getByText('Número do WhatsApp Cloud API conectado!').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const row = page.getByRole('row').filter({ hasText: 'Loja Oficial' });
+    await row.getByText('Conectado', { exact: true }).waitFor();
+    await row.getByText('551140001234').waitFor();
+    expect(await page.content()).not.toContain(token);
     await context.close();
   });
 });

@@ -20,9 +20,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!existsSync(join(built, 'index.html'))) {
     throw new Error('frontend/dist is missing: run `npm run build:web` first (npm run test:e2e does)');
   }
-  const { cloud, stop } = await startTestCloud('e2e', async () => built);
+  const { cloud, fakeGraphUrl, stop } = await startTestCloud('e2e', async () => built);
   await seedDemoData();
   project.provide('appUrl', cloud.gatewayUrl);
+  // The Meta channels talk to the test cloud's fake Graph API (decisions D40); tests register numbers there.
+  project.provide('fakeGraphUrl', fakeGraphUrl);
   // Files that set up their company in storage (workspace-company.ts) use the cloud's own environment.
   project.provide('localCloudEnv', cloud.env);
   return stop;

@@ -186,6 +186,28 @@ describe('a LID contact folded into the phone contact brings its history (D77)',
     expect(await historyOf(w, byPhone.contactId, byPhone.ticketId)).toEqual(['pelo lid', 'pelo telefone', 'os dois']);
   });
 
+  it('a merge cut off after the identity moved (no job, open ticket left behind) is finished by the next message', async () => {
+    const w = await world();
+    const phone = digits();
+    const lid = lidOf();
+    const byLid = await send(w, { lid }, 'começo pelo lid');
+    const phoneContact = (await send(w, { phone }, 'pedido antigo')).contactId;
+    await closeTicket(
+      (await getTicket(w.companyId, (await getOpenTicketId(w.companyId, phoneContact, w.whatsappId))!))!,
+    );
+    // What an upsert that crashed right after the identity move leaves: the phone contact marked pending.
+    await moveIdentity(w.companyId, `wa#lid:${lid}`, byLid.contactId, phoneContact);
+
+    const next = await send(w, { phone }, 'continuo pelo telefone');
+    expect(next).toMatchObject({ contactId: phoneContact, ticketId: byLid.ticketId });
+    await mergeDone(w, phoneContact);
+    expect(await historyOf(w, phoneContact, byLid.ticketId)).toEqual([
+      'começo pelo lid',
+      'pedido antigo',
+      'continuo pelo telefone',
+    ]);
+  });
+
   it('a long history moves in several passes, and running a pass again changes nothing', async () => {
     const w = await world();
     const phone = digits();

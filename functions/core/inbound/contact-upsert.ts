@@ -166,10 +166,10 @@ export const upsertContact = async (
       throw err;
     }
     // The folded contact's history follows (decisions D77): its open tickets at once, so this message
-    // continues its conversation, the rest in the merge job. A merge still pending (its job not enqueued
-    // after a crash) is asked for again; the queue drops repeats within five minutes.
-    for (const from of mergedNow) await moveOpenTickets(companyId, from, targetId);
+    // continues its conversation, the rest in the merge job. A merge still pending (a retry after a crash
+    // between the identity move and here) does both again; the queue drops repeats within five minutes.
     for (const from of new Set([...mergedNow, ...(contact.pendingMerges ?? [])])) {
+      await moveOpenTickets(companyId, from, targetId);
       await enqueueContactMerge({ companyId, from, into: targetId });
     }
     const changes = changesFor(contact, subject);
