@@ -190,15 +190,15 @@ export const inboundThroughput: Benchmark = {
       });
       socket.on('message', (data: WebSocket.RawData) => {
         const now = performance.now();
-        const event = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as {
-          channel?: string;
-          action?: string;
-          message?: { body?: string };
-        };
-        if (event.channel !== `company-${company.id}-appMessage` || event.action !== 'create') return;
-        const body = event.message?.body;
-        if (!body || !sentAt.has(body)) return;
-        arrivals.set(body, [...(arrivals.get(body) ?? []), now]);
+        type Event = { channel?: string; action?: string; message?: { body?: string } };
+        const frame = JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as Event & { batch?: Event[] };
+        // A run's events come as one batch frame (decisions D83).
+        for (const event of frame.batch ?? [frame]) {
+          if (event.channel !== `company-${company.id}-appMessage` || event.action !== 'create') continue;
+          const body = event.message?.body;
+          if (!body || !sentAt.has(body)) continue;
+          arrivals.set(body, [...(arrivals.get(body) ?? []), now]);
+        }
       });
 
       type Send = (number: string, i: number, body: string) => Promise<boolean>;

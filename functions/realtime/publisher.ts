@@ -36,16 +36,19 @@ export const adminsAnd = (userIds: Iterable<number>): Audience => {
   return (c) => c.profile === 'admin' || c.super || allowed.has(c.userId);
 };
 
-/** Sends to one connection; a connection that is gone is forgotten. Returns whether it was delivered. */
+/**
+ * Sends to one connection (an event, or a frame already serialised); a connection that is gone is
+ * forgotten. Returns whether it was delivered.
+ */
 export const postToConnection = async (
   connectionId: string,
-  event: RealtimeEvent | Record<string, unknown>,
+  event: RealtimeEvent | Record<string, unknown> | string,
 ): Promise<boolean> => {
   try {
     await managementClient().send(
       new PostToConnectionCommand({
         ConnectionId: connectionId,
-        Data: new TextEncoder().encode(JSON.stringify(event)),
+        Data: new TextEncoder().encode(typeof event === 'string' ? event : JSON.stringify(event)),
       }),
     );
     return true;
@@ -78,14 +81,52 @@ export const publishToConnections = async (
   audience: Audience,
 ): Promise<PublishResult> => {
   const targets = connections.filter(audience);
-  const outcomes = await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, event)));
+  return tally(await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, event))), event.channel);
+};
+
+const tally = (outcomes: PromiseSettledResult<boolean>[], channel: string): PublishResult => {
   const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
   for (const o of outcomes) {
     if (o.status === 'rejected') {
       result.failed += 1;
-      logger.warn('realtime post failed', { channel: event.channel, ...errorFields(o.reason) });
+      logger.warn('realtime post failed', { channel, ...errorFields(o.reason) });
     } else if (o.value) result.delivered += 1;
     else result.gone += 1;
   }
   return result;
+};
+
+/**
+ * The largest frame sent as one: API Gateway takes messages up to 128 KB; a bigger batch (a run of long
+ * texts) goes event by event.
+ */
+export const MAX_BATCH_FRAME_BYTES = 96 * 1024;
+
+/**
+ * Several events for the same audience, in order, as **one frame** `{batch: [event, …]}` per connection
+ * (decisions D83): a stored run of messages (its appMessage creates and the ticket update) costs one
+ * PostToConnection per socket instead of one per event. One event is sent as itself.
+ */
+export const publishBatchToConnections = async (
+  connections: readonly WsConnection[],
+  events: readonly RealtimeEvent[],
+  audience: Audience,
+): Promise<PublishResult> => {
+  if (events.length === 1) return publishToConnections(connections, events[0]!, audience);
+  const frame = JSON.stringify({ batch: events });
+  if (events.length === 0 || Buffer.byteLength(frame) > MAX_BATCH_FRAME_BYTES) {
+    const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
+    for (const event of events) {
+      const one = await publishToConnections(connections, event, audience);
+      result.delivered += one.delivered;
+      result.gone += one.gone;
+      result.failed += one.failed;
+    }
+    return result;
+  }
+  const targets = connections.filter(audience);
+  return tally(
+    await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, frame))),
+    events.map((e) => e.channel).join(','),
+  );
 };

@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 
 /**
- * A browser-like WebSocket client for tests: keeps every message it receives, in order, so none is missed
- * between awaits. `sockets` collects every client so a test file can terminate them in afterAll.
+ * A browser-like WebSocket client for tests: keeps every event it receives, in order (a batch frame's
+ * events one by one), so none is missed between awaits. `sockets` collects every client so a test file can terminate them in afterAll.
  */
 export interface TestSocket {
   socket: WebSocket;
@@ -26,9 +26,13 @@ export const connectSocket = (url: string): Promise<TestSocket> =>
       } catch {
         // keep the text
       }
-      const waiter = waiting.shift();
-      if (waiter) waiter(value);
-      else received.push(value);
+      // A batch frame (decisions D83) is its events, one after another, as the browser's socket reads it.
+      const batch = (value as { batch?: unknown } | null)?.batch;
+      for (const one of Array.isArray(batch) ? (batch as unknown[]) : [value]) {
+        const waiter = waiting.shift();
+        if (waiter) waiter(one);
+        else received.push(one);
+      }
     });
     const next = () =>
       received.length > 0 ? Promise.resolve(received.shift()) : new Promise<unknown>((r) => waiting.push(r));

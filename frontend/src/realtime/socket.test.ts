@@ -110,6 +110,31 @@ describe('RealtimeSocket', () => {
     expect(contacts).toEqual([]);
   });
 
+  it('delivers the events of a batch frame one by one, in order, each to its channel (D83)', () => {
+    const { server, socket } = setup();
+    const seen: string[] = [];
+    socket.subscribe('company-1-appMessage', (e) => seen.push(`${e.channel} ${e.action} ${String(e.n)}`));
+    socket.subscribe('company-1-ticket', (e) => seen.push(`${e.channel} ${e.action} ${String(e.n)}`));
+    socket.start();
+    server.latest().accept();
+
+    server.latest().push({
+      batch: [
+        { channel: 'company-1-appMessage', action: 'create', n: 1 },
+        { channel: 'company-2-ticket', action: 'update', n: 2 },
+        'not an event',
+        { channel: 'company-1-appMessage', action: 'create', n: 3 },
+        { channel: 'company-1-ticket', action: 'update', n: 4 },
+      ],
+    });
+
+    expect(seen).toEqual([
+      'company-1-appMessage create 1',
+      'company-1-appMessage create 3',
+      'company-1-ticket update 4',
+    ]);
+  });
+
   it('stops delivering to a handler after it unsubscribes, and a failing handler does not starve the others', () => {
     const { server, socket } = setup();
     const seen: string[] = [];

@@ -310,11 +310,14 @@ export class RealtimeSocket {
     } catch {
       return;
     }
-    if (isSocketEvent(message)) {
-      const handlers = this.channels.get(message.channel);
-      if (handlers) for (const h of [...handlers]) callSafely(() => h(message));
-      return;
+    // Several events of one moment come as one frame `{batch: [...]}` (decisions D83): each in its order.
+    const batch = (message as { batch?: unknown } | null)?.batch;
+    for (const event of Array.isArray(batch) ? batch : [message]) {
+      if (!isSocketEvent(event)) continue;
+      const handlers = this.channels.get(event.channel);
+      if (handlers) for (const h of [...handlers]) callSafely(() => h(event));
     }
+    if (Array.isArray(batch) || isSocketEvent(message)) return;
     // The server no longer knows this connection (functions/realtime/message.ts): connect again.
     if ((message as { error?: unknown } | null)?.error === 'ERR_SESSION_EXPIRED') this.ws?.close(4001, 'expired');
   }

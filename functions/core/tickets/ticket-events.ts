@@ -1,6 +1,11 @@
 import type { Contact } from '../../data/contact-repository';
 import type { Ticket } from '../../data/ticket-repository';
-import { publishToConnections, type Audience, type RealtimeEvent } from '../../realtime/publisher';
+import {
+  publishBatchToConnections,
+  publishToConnections,
+  type Audience,
+  type RealtimeEvent,
+} from '../../realtime/publisher';
 import { ticketAudience } from '../../realtime/ticket-audience';
 import { maskEventNumbers } from '../contacts/number-mask';
 import type { InboundScope } from '../inbound/inbound-scope';
@@ -42,15 +47,20 @@ export const publishForTicket = async (scope: InboundScope, ticket: Ticket, even
     // LGPD (D42): where the company hides numbers, plain users get the contact's number masked.
     const hideNumbers = await scope.hidesNumbers(ticket.companyId);
     const manager: Audience = (c) => c.profile === 'admin' || c.super;
-    for (const { channel, ...event } of events) {
-      const full = { ...event, channel: `company-${ticket.companyId}-${channel}` } as RealtimeEvent;
-      if (!hideNumbers) {
-        await publishToConnections(snapshot.connections, full, audience);
-        continue;
-      }
-      await publishToConnections(snapshot.connections, full, (c) => audience(c) && manager(c));
-      await publishToConnections(snapshot.connections, maskEventNumbers(full), (c) => audience(c) && !manager(c));
+    // One frame per socket for all of them (decisions D83).
+    const full = events.map(
+      ({ channel, ...event }) => ({ ...event, channel: `company-${ticket.companyId}-${channel}` }) as RealtimeEvent,
+    );
+    if (!hideNumbers) {
+      await publishBatchToConnections(snapshot.connections, full, audience);
+      return;
     }
+    await publishBatchToConnections(snapshot.connections, full, (c) => audience(c) && manager(c));
+    await publishBatchToConnections(
+      snapshot.connections,
+      full.map(maskEventNumbers),
+      (c) => audience(c) && !manager(c),
+    );
   } catch (err) {
     logger.warn('ticket events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
   }

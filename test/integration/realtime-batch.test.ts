@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { enqueueInbound } from '../../functions/channels/inbound';
+import { MAX_BATCH_FRAME_BYTES, publishBatchToConnections, everyone } from '../../functions/realtime/publisher';
+import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
+import { someConnection, waitFor } from '../helpers/connections';
+import { freshCompany } from '../helpers/fixtures';
+
+/**
+ * A moment's events for one socket go as one frame `{batch: [...]}` (decisions D83): what the browser
+ * receives, frame by frame, read with a plain WebSocket client (the tests' helper unpacks batches).
+ */
+const wsUrl = inject('wsUrl');
+const sockets: WebSocket[] = [];
+afterAll(() => {
+  for (const s of sockets) s.terminate();
+});
+
+type Frame = { channel?: string; action?: string; batch?: Frame[]; message?: { body?: string }; [k: string]: unknown };
+
+/** A raw socket that keeps every frame as it came. */
+const rawSocket = async (token: string): Promise<Frame[]> => {
+  const socket = new WebSocket(`${wsUrl}?token=${token}`);
+  sockets.push(socket);
+  const frames: Frame[] = [];
+  socket.on('message', (data: WebSocket.RawData) =>
+    frames.push(JSON.parse(Buffer.from(data as Buffer).toString('utf8')) as Frame),
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return frames;
+};
+
+describe('batch frames (D83)', () => {
+  it("a customer's message reaches the admin's socket as one frame: its appMessage create, then the ticket update", async () => {
+    const c = await freshCompany();
+    const connection = await someConnection(c.company.id, { status: 'CONNECTED' });
+    const frames = await rawSocket(c.adminToken);
+    const body = `um frame só ${randomUUID().slice(0, 8)}`;
+    const phone = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    await enqueueInbound({
+      kind: 'message',
+      companyId: c.company.id,
+      whatsappId: connection.id,
+      chat: { id: `${phone}@s.whatsapp.net` },
+      providerMessageId: `3EB0${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+      fromMe: false,
+      timestamp: new Date().toISOString(),
+      contact: { phone, pushName: 'Rita' },
+      content: { type: 'text', body },
+    });
+    const mentions = (f: Frame) => JSON.stringify(f).includes(body);
+    await waitFor(
+      async () => frames.filter(mentions),
+      (found) => found.length > 0,
+      { what: 'the frame' },
+    );
+    await new Promise((r) => setTimeout(r, 300)); // nothing more about it follows
+
+    const about = frames.filter(mentions);
+    expect(about).toHaveLength(1);
+    const events = about[0]!.batch!;
+    expect(events.map((e) => `${e.channel} ${e.action}`)).toEqual(
+      expect.arrayContaining([`company-${c.company.id}-appMessage create`, `company-${c.company.id}-ticket update`]),
+    );
+    const create = events.findIndex((e) => e.action === 'create' && e.channel?.endsWith('-appMessage'));
+    const update = events.findIndex((e) => e.action === 'update' && e.channel?.endsWith('-ticket'));
+    expect(create).toBeLessThan(update);
+    expect(events[create]!.message?.body).toBe(body);
+  });
+
+  it('events too large for one frame go one by one, in order; a single event is never wrapped', async () => {
+    const c = await freshCompany();
+    const frames = await rawSocket(c.adminToken);
+    const connections = await waitFor(
+      () => listCompanyConnections(c.company.id),
+      (list) => list.length === 1,
+      { what: 'the socket registered' },
+    );
+    const big = 'x'.repeat(Math.ceil(MAX_BATCH_FRAME_BYTES / 2) + 10);
+    const channel = `company-${c.company.id}-test`;
+    await publishBatchToConnections(
+      connections,
+      [
+        { channel, action: 'one', big },
+        { channel, action: 'two', big },
+      ],
+      everyone,
+    );
+    await publishBatchToConnections(connections, [{ channel, action: 'alone' }], everyone);
+    await waitFor(
+      async () => frames.length,
+      (n) => n >= 3,
+      { what: 'three frames' },
+    );
+    expect(frames.map((f) => f.action)).toEqual(['one', 'two', 'alone']);
+    expect(frames.every((f) => f.batch === undefined)).toBe(true);
+  });
+});
