@@ -1,16 +1,15 @@
 import type { AuthContext } from '../../core/auth-context';
 import {
   announceSessionChange,
+  planConnectionLimit,
   requireChannelInPlan,
   requireManager,
   showConnection,
   type ConnectionView,
 } from '../../core/connections/connection-service';
 import { Conflict } from '../../core/errors';
-import { getCompany } from '../../data/company-repository';
 import { getConnection } from '../../data/connection-repository';
 import { deleteMetaLink, getMetaTarget } from '../../data/meta-repository';
-import { getPlan } from '../../data/plan-repository';
 import { createMetaConnection } from './connect-pages';
 import { graphApi } from './graph-client';
 import { requireMetaSecret } from './webhook-service';
@@ -51,8 +50,7 @@ export const connectCloudApiNumber = async (auth: AuthContext, input: CloudApiIn
   const phone = await graph.getCloudPhoneNumber(input.phoneNumberId, input.accessToken);
   if (input.businessAccountId) await graph.subscribeBusinessAccount(input.businessAccountId, input.accessToken);
 
-  const company = await getCompany(auth.companyId);
-  const plan = company ? await getPlan(company.planId) : null;
+  const maxConnections = await planConnectionLimit(auth.companyId);
   const number = phone.displayPhoneNumber.replace(/\D/g, '');
   const connection = await createMetaConnection(
     auth.companyId,
@@ -63,7 +61,7 @@ export const connectCloudApiNumber = async (auth: AuthContext, input: CloudApiIn
       name: input.name?.trim() || phone.verifiedName || number,
       token: input.accessToken,
     },
-    { ...(plan ? { maxConnections: plan.connections } : {}), number },
+    { ...(maxConnections === undefined ? {} : { maxConnections }), number },
   );
   await announceSessionChange(connection);
   return showConnection(auth, connection.id);

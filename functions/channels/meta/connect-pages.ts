@@ -3,11 +3,11 @@ import type { AuthContext } from '../../core/auth-context';
 import {
   announceSessionChange,
   canManageConnections,
+  planConnectionLimit,
   showConnection,
   type ConnectionView,
 } from '../../core/connections/connection-service';
 import { Conflict, Forbidden } from '../../core/errors';
-import { getCompany } from '../../data/company-repository';
 import {
   createConnection,
   getConnection,
@@ -22,7 +22,6 @@ import {
   setMetaToken,
   type MetaTargetKind,
 } from '../../data/meta-repository';
-import { getPlan } from '../../data/plan-repository';
 import { graphApi } from './graph-client';
 import { encryptToken } from './token-cipher';
 import { MetaNotConfigured, requireMetaSecret } from './webhook-service';
@@ -138,11 +137,10 @@ export const connectFacebookPages = async (
   const userToken = await graph.exchangeUserToken(input.facebookUserToken);
   const pages = await graph.listPages(input.facebookUserId, userToken);
 
-  const company = await getCompany(auth.companyId);
-  const plan = company ? await getPlan(company.planId) : null;
+  const maxConnections = await planConnectionLimit(auth.companyId);
   const result: FacebookConnectResult = { created: [], updated: [], skipped: [] };
   const record = async (link: MetaLink) => {
-    const done = await connectOne(auth.companyId, link, plan?.connections);
+    const done = await connectOne(auth.companyId, link, maxConnections);
     if (done.outcome === 'skipped') {
       result.skipped.push({ channel: link.channel, externalId: link.externalId, name: link.name, reason: done.reason });
       return;

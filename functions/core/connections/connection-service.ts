@@ -63,6 +63,13 @@ export const requireChannelInPlan = (auth: AuthContext, channel: ConnectionChann
   }
 };
 
+/** How many connections the company's plan allows (undefined: no plan found, no limit is enforced). */
+export const planConnectionLimit = async (companyId: number): Promise<number | undefined> => {
+  const company = await getCompany(companyId);
+  const plan = company ? await getPlan(company.planId) : null;
+  return plan?.connections;
+};
+
 /** Fields that never leave the server: the optimistic-lock version and the worker bookkeeping. */
 type Internal = 'version' | 'sessionCommand' | 'sessionCommandAt';
 
@@ -332,8 +339,7 @@ export const createCompanyConnection = async (
   const { isDefault, channel: _channel, ...fields } = input;
   await checkRules(auth, { ...CONNECTION_DEFAULTS, queueIds: [], ...defined(fields) } as RuleState);
 
-  const company = await getCompany(auth.companyId);
-  const plan = company ? await getPlan(company.planId) : null;
+  const maxConnections = await planConnectionLimit(auth.companyId);
   const at = new Date().toISOString();
   const whatsapp = channel === 'whatsapp';
   const { connection, previousDefaultId } = await createConnection(
@@ -345,7 +351,7 @@ export const createCompanyConnection = async (
       status: whatsapp ? 'OPENING' : 'DISCONNECTED',
       ...(whatsapp ? { sessionCommand: 'start' as const, sessionCommandAt: at } : {}),
     },
-    { ...(plan ? { maxConnections: plan.connections } : {}), makeDefault: isDefault === true },
+    { ...(maxConnections === undefined ? {} : { maxConnections }), makeDefault: isDefault === true },
   );
 
   // Announced before the worker gets its command, so its QR code never reaches a browser first.
