@@ -72,6 +72,32 @@ export const moveHistoryPage = async (
   return { listed: keys.length, moved, next: out.LastEvaluatedKey };
 };
 
+/** Items of a contact's partition whose sort key starts with `prefix`, all pages. */
+const partitionItems = async (
+  companyId: number,
+  contactId: number,
+  prefix: string,
+): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': contactPartition(companyId, contactId), ':prefix': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      ),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+};
+
 /** The tickets whose open-ticket guard is in a contact's partition (read consistently), as ids. */
 export const listOpenTicketIds = async (companyId: number, contactId: number): Promise<number[]> =>
   (await partitionItems(companyId, contactId, 'OPEN#')).map((i) => Number(i.ticketId));
@@ -91,7 +117,7 @@ export class TargetHasOpenTicket extends Conflict {
  * `TargetHasOpenTicket` when the new contact already has a not-closed ticket on the connection; a
  * `Conflict` when the ticket changed since it was read.
  */
-export const moveTicketToContact = async (ticket: Ticket, intoId: number, now = new Date()): Promise<Ticket> => {
+export const moveTicketToContact = async (ticket: Ticket, intoId: number): Promise<Ticket> => {
   const { companyId, id } = ticket;
   const moved: Ticket = { ...ticket, contactId: intoId, version: ticket.version + 1 };
   const open = ticket.status !== 'closed';
@@ -145,12 +171,11 @@ export const moveTicketToContact = async (ticket: Ticket, intoId: number, now = 
               Update: {
                 TableName: tableName(),
                 Key: trackingKeys(companyId, id),
-                UpdateExpression: 'SET contactId = :into, gsi3pk = :g3pk, mergedAt = :now',
+                UpdateExpression: 'SET contactId = :into, gsi3pk = :g3pk',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: {
                   ':into': intoId,
                   ':g3pk': `${contactPartition(companyId, intoId)}#T`,
-                  ':now': now.toISOString(),
                 },
               },
             },
@@ -163,32 +188,6 @@ export const moveTicketToContact = async (ticket: Ticket, intoId: number, now = 
         : new Conflict('ERR_CONFLICT', 'The ticket changed meanwhile'),
   );
   return moved;
-};
-
-/** Items of a contact's partition whose sort key starts with `prefix`, all pages. */
-const partitionItems = async (
-  companyId: number,
-  contactId: number,
-  prefix: string,
-): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': contactPartition(companyId, contactId), ':prefix': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 };
 
 /**
@@ -256,18 +255,5 @@ export const finishContactMerge = async (companyId: number, fromId: number, into
     ),
   ).catch((err: unknown) => {
     if (!(err instanceof Conflict)) throw err; // the new contact is gone: nothing to clear
-  });
-  await mapDynamoErrors(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: contactKeys(companyId, fromId),
-        UpdateExpression: 'SET mergeDoneAt = if_not_exists(mergeDoneAt, :now)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    ),
-  ).catch((err: unknown) => {
-    if (!(err instanceof Conflict)) throw err;
   });
 };

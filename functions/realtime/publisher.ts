@@ -112,9 +112,10 @@ export const publishBatchToConnections = async (
   events: readonly RealtimeEvent[],
   audience: Audience,
 ): Promise<PublishResult> => {
+  if (events.length === 0) return { delivered: 0, gone: 0, failed: 0 };
   if (events.length === 1) return publishToConnections(connections, events[0]!, audience);
   const frame = JSON.stringify({ batch: events });
-  if (events.length === 0 || Buffer.byteLength(frame) > MAX_BATCH_FRAME_BYTES) {
+  if (Buffer.byteLength(frame) > MAX_BATCH_FRAME_BYTES) {
     const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
     for (const event of events) {
       const one = await publishToConnections(connections, event, audience);

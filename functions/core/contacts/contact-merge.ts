@@ -58,13 +58,15 @@ const ATTEMPTS = 5;
 /**
  * Moves one ticket of the old contact to the new one. A not-closed ticket whose connection already has a
  * not-closed ticket of the new contact is closed first (that one is where the person talks now; this one
- * stays in the history). A ticket that changed meanwhile is read again.
+ * stays in the history) — or, with `closeIfTargetOpen` false, left for the job. A ticket that changed
+ * meanwhile is read again.
  */
 const moveTicket = async (
   scope: InboundScope,
   ticketId: number,
   from: Contact,
   into: Contact,
+  { closeIfTargetOpen = true }: { closeIfTargetOpen?: boolean } = {},
 ): Promise<'moved' | 'skipped'> => {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const ticket = await getTicket(from.companyId, ticketId);
@@ -75,6 +77,7 @@ const moveTicket = async (
       return 'moved';
     } catch (err) {
       if (err instanceof TargetHasOpenTicket) {
+        if (!closeIfTargetOpen) return 'skipped';
         try {
           const closed = await closeTicket(ticket, { userId: null });
           await publishTicketChange(scope, ticket, closed, from);
@@ -111,13 +114,10 @@ export const moveOpenTickets = async (companyId: number, fromId: number, intoId:
   if (!parties) return;
   const scope = new InboundScope();
   for (const ticketId of await listOpenTicketIds(companyId, fromId)) {
-    const ticket = await getTicket(companyId, ticketId);
-    if (!ticket || ticket.contactId !== fromId) continue;
     try {
-      const moved = await moveTicketToContact(ticket, parties.into.id);
-      await publishTicketChange(scope, ticket, moved, parties.into);
+      await moveTicket(scope, ticketId, parties.from, parties.into, { closeIfTargetOpen: false });
     } catch (err) {
-      if (!(err instanceof Conflict)) throw err; // the job settles it (closes it, or moves it once it is still)
+      if (!(err instanceof Conflict)) throw err; // still changing: the job settles it
     }
   }
 };
