@@ -233,7 +233,8 @@ export const inboundThroughput: Benchmark = {
       let dynamoCalls = 0;
       let itemsWritten = 0;
       /** Items a write request puts, updates or deletes (reads count 0). */
-      const writesIn = (input: Record<string, unknown>): number => {
+      const writesIn = (command: string | undefined, input: Record<string, unknown>): number => {
+        if (command === 'DeleteItemCommand') return 1;
         if (Array.isArray(input.TransactItems)) return input.TransactItems.length;
         if (input.RequestItems && typeof input.RequestItems === 'object') {
           return Object.values(input.RequestItems as Record<string, unknown>).reduce<number>(
@@ -246,9 +247,7 @@ export const inboundThroughput: Benchmark = {
       db().middlewareStack.add(
         (next, context) => async (args) => {
           dynamoCalls += 1;
-          if (context.commandName !== 'DeleteItemCommand')
-            itemsWritten += writesIn(args.input as Record<string, unknown>);
-          else itemsWritten += 1;
+          itemsWritten += writesIn(context.commandName, args.input as Record<string, unknown>);
           return next(args);
         },
         { step: 'initialize', name: 'benchCountDynamoCalls' },

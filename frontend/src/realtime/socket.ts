@@ -312,14 +312,22 @@ export class RealtimeSocket {
     }
     // Several events of one moment come as one frame `{batch: [...]}` (decisions D83): each in its order.
     const batch = (message as { batch?: unknown } | null)?.batch;
-    for (const event of Array.isArray(batch) ? batch : [message]) {
-      if (!isSocketEvent(event)) continue;
-      const handlers = this.channels.get(event.channel);
-      if (handlers) for (const h of [...handlers]) callSafely(() => h(event));
+    if (Array.isArray(batch)) {
+      for (const event of batch) this.dispatch(event);
+      return;
     }
-    if (Array.isArray(batch) || isSocketEvent(message)) return;
+    if (isSocketEvent(message)) {
+      this.dispatch(message);
+      return;
+    }
     // The server no longer knows this connection (functions/realtime/message.ts): connect again.
     if ((message as { error?: unknown } | null)?.error === 'ERR_SESSION_EXPIRED') this.ws?.close(4001, 'expired');
+  }
+
+  private dispatch(event: unknown): void {
+    if (!isSocketEvent(event)) return;
+    const handlers = this.channels.get(event.channel);
+    if (handlers) for (const h of [...handlers]) callSafely(() => h(event));
   }
 
   private startHeartbeat(): void {
