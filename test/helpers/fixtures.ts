@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
 import { hashPassword } from '../../functions/core/passwords';
 import { createCompany, type Company } from '../../functions/data/company-repository';
+import { createPlan } from '../../functions/data/plan-repository';
 import { createUser, type User } from '../../functions/data/user-repository';
 
 /**
@@ -137,3 +138,28 @@ export const avatarForm = (userId: number, file: Buffer = TINY_PNG, filename = '
   form.append('profileImage', new Blob([file], { type }), filename);
   return form;
 };
+
+/**
+ * A private plan with every channel (WhatsApp, Facebook, Instagram) and room for 10 connections, none of
+ * the other features; `overrides` narrows it (a tighter limit, a channel left out).
+ */
+export const channelPlan = (overrides: Partial<Parameters<typeof createPlan>[0]> = {}) =>
+  createPlan({
+    name: `Canais ${randomUUID().slice(0, 6)}`,
+    users: 5,
+    connections: 10,
+    queues: 5,
+    amount: 10,
+    isPublic: false,
+    useWhatsapp: true,
+    useFacebook: true,
+    useInstagram: true,
+    useCampaigns: false,
+    useSchedules: false,
+    useInternalChat: false,
+    useExternalApi: false,
+    useKanban: false,
+    useOpenAi: false,
+    useIntegrations: false,
+    ...overrides,
+  });

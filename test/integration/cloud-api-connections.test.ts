@@ -3,9 +3,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { decryptToken } from '../../functions/channels/meta/token-cipher';
 import { countConnections } from '../../functions/data/connection-repository';
 import { getMetaCredentials, getMetaTarget } from '../../functions/data/meta-repository';
-import { createPlan } from '../../functions/data/plan-repository';
 import { fakeGraph } from '../helpers/fake-graph';
-import { api, freshCompany } from '../helpers/fixtures';
+import { api, channelPlan as plan, freshCompany } from '../helpers/fixtures';
 
 /**
  * POST /whatsapp/cloud-api (decisions D76): a WhatsApp Cloud API number becomes a `whatsappapi`
@@ -18,27 +17,6 @@ const digits = (n: number) =>
     .join('')
     .replace(/^0/, '1');
 const token = () => `EAACLOUD${randomUUID().replace(/-/g, '')}`;
-
-const plan = (overrides: Partial<Parameters<typeof createPlan>[0]> = {}) =>
-  createPlan({
-    name: `Cloud ${randomUUID().slice(0, 6)}`,
-    users: 5,
-    connections: 10,
-    queues: 5,
-    amount: 10,
-    isPublic: false,
-    useWhatsapp: true,
-    useFacebook: true,
-    useInstagram: true,
-    useCampaigns: false,
-    useSchedules: false,
-    useInternalChat: false,
-    useExternalApi: false,
-    useKanban: false,
-    useOpenAi: false,
-    useIntegrations: false,
-    ...overrides,
-  });
 
 /** A number the fake Graph knows, answering to its own token. */
 const cloudNumber = async (display = '+55 11 98765-4321', name = 'Loja Oficial') => {

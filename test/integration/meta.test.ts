@@ -14,7 +14,6 @@ import {
   type StoredMessage,
 } from '../../functions/data/message-repository';
 import { getMetaCredentials, getMetaTarget } from '../../functions/data/meta-repository';
-import { createPlan } from '../../functions/data/plan-repository';
 import { getTicket, listContactTicketIds, type Ticket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
 import { createUser } from '../../functions/data/user-repository';
@@ -22,7 +21,7 @@ import { signAccessToken } from '../../functions/core/access-token';
 import { enqueueOutbound } from '../../functions/core/messages/outbound-queue';
 import { waitFor } from '../helpers/connections';
 import { fakeGraph, type FakePage } from '../helpers/fake-graph';
-import { api, freshCompany } from '../helpers/fixtures';
+import { api, channelPlan as plan, freshCompany } from '../helpers/fixtures';
 
 /** Meta: webhooks, POST /facebook and sends against the fake Graph API (decisions D40). */
 const env = inject('localCloudEnv');
@@ -59,27 +58,6 @@ const fromPerson = (psid: string, accountId: string) => ({
   recipient: { id: accountId },
   timestamp: Date.now(),
 });
-
-const plan = (overrides: Partial<Parameters<typeof createPlan>[0]> = {}) =>
-  createPlan({
-    name: `Meta ${randomUUID().slice(0, 6)}`,
-    users: 5,
-    connections: 10,
-    queues: 5,
-    amount: 10,
-    isPublic: false,
-    useWhatsapp: true,
-    useFacebook: true,
-    useInstagram: true,
-    useCampaigns: false,
-    useSchedules: false,
-    useInternalChat: false,
-    useExternalApi: false,
-    useKanban: false,
-    useOpenAi: false,
-    useIntegrations: false,
-    ...overrides,
-  });
 
 const page = (name: string, withInstagram = false): FakePage => ({
   id: digits(15),
