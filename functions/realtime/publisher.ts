@@ -79,10 +79,7 @@ export const publishToConnections = async (
   connections: readonly WsConnection[],
   event: RealtimeEvent,
   audience: Audience,
-): Promise<PublishResult> => {
-  const targets = connections.filter(audience);
-  return tally(await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, event))), event.channel);
-};
+): Promise<PublishResult> => publishBatchToConnections(connections, [event], audience);
 
 const tally = (outcomes: PromiseSettledResult<boolean>[], channel: string): PublishResult => {
   const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
@@ -98,14 +95,16 @@ const tally = (outcomes: PromiseSettledResult<boolean>[], channel: string): Publ
 
 /**
  * The largest frame sent as one: API Gateway takes messages up to 128 KB; a bigger batch (a run of long
- * texts) goes event by event.
+ * texts) goes in several frames, an event too big to share a frame as itself.
  */
 export const MAX_BATCH_FRAME_BYTES = 96 * 1024;
 
 /**
  * Several events for the same audience, in order, as **one frame** `{batch: [event, …]}` per connection
  * (decisions D83): a stored run of messages (its appMessage creates and the ticket update) costs one
- * PostToConnection per socket instead of one per event. One event is sent as itself.
+ * PostToConnection per socket instead of one per event. Events published for the same socket in the same
+ * turn of the event loop — the inbound job announcing a batch's runs side by side — share that frame too
+ * (D84). One event alone is sent as itself.
  */
 export const publishBatchToConnections = async (
   connections: readonly WsConnection[],
@@ -113,21 +112,80 @@ export const publishBatchToConnections = async (
   audience: Audience,
 ): Promise<PublishResult> => {
   if (events.length === 0) return { delivered: 0, gone: 0, failed: 0 };
-  if (events.length === 1) return publishToConnections(connections, events[0]!, audience);
-  const frame = JSON.stringify({ batch: events });
-  if (Buffer.byteLength(frame) > MAX_BATCH_FRAME_BYTES) {
-    const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
-    for (const event of events) {
-      const one = await publishToConnections(connections, event, audience);
-      result.delivered += one.delivered;
-      result.gone += one.gone;
-      result.failed += one.failed;
-    }
-    return result;
-  }
+  const parts = events.map((e) => JSON.stringify(e));
   const targets = connections.filter(audience);
   return tally(
-    await Promise.allSettled(targets.map((c) => postToConnection(c.connectionId, frame))),
+    await Promise.allSettled(targets.map((c) => postCoalesced(c.connectionId, parts))),
     events.map((e) => e.channel).join(','),
   );
+};
+
+// ------------------------------------------------------------------------------ one frame per socket a turn
+
+/** What is waiting to go to one socket at the end of this turn: serialised events, in order. */
+interface Outgoing {
+  parts: string[];
+  waiters: { resolve: (delivered: boolean) => void; reject: (err: unknown) => void }[];
+}
+
+let outgoing = new Map<string, Outgoing>();
+let flushScheduled = false;
+
+const postCoalesced = (connectionId: string, parts: readonly string[]): Promise<boolean> =>
+  new Promise((resolve, reject) => {
+    let entry = outgoing.get(connectionId);
+    if (!entry) {
+      entry = { parts: [], waiters: [] };
+      outgoing.set(connectionId, entry);
+    }
+    entry.parts.push(...parts);
+    entry.waiters.push({ resolve, reject });
+    if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flushOutgoing);
+    }
+  });
+
+/**
+ * A socket's events as frames of at most MAX_BATCH_FRAME_BYTES, in order: consecutive events share a
+ * `{"batch":[…]}` frame while it fits; a frame holding one event is that event as it is.
+ */
+const framesOf = (parts: readonly string[]): string[] => {
+  const frames: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  const wrapper = Buffer.byteLength('{"batch":[]}');
+  for (const part of parts) {
+    const size = Buffer.byteLength(part) + 1;
+    if (current.length > 0 && wrapper + bytes + size > MAX_BATCH_FRAME_BYTES) {
+      frames.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(part);
+    bytes += size;
+  }
+  if (current.length > 0) frames.push(current);
+  return frames.map((f) => (f.length === 1 ? f[0]! : `{"batch":[${f.join(',')}]}`));
+};
+
+const flushOutgoing = (): void => {
+  flushScheduled = false;
+  const due = outgoing;
+  outgoing = new Map();
+  for (const [connectionId, entry] of due) {
+    void (async () => {
+      try {
+        let delivered = true;
+        // A socket's frames one after another, so they arrive in the order they were published.
+        for (const frame of framesOf(entry.parts)) {
+          delivered = await postToConnection(connectionId, frame);
+          if (!delivered) break;
+        }
+        for (const w of entry.waiters) w.resolve(delivered);
+      } catch (err) {
+        for (const w of entry.waiters) w.reject(err);
+      }
+    })();
+  }
 };

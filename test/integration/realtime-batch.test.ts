@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { enqueueInbound } from '../../functions/channels/inbound';
-import { MAX_BATCH_FRAME_BYTES, publishBatchToConnections, everyone } from '../../functions/realtime/publisher';
+import {
+  MAX_BATCH_FRAME_BYTES,
+  publishBatchToConnections,
+  publishToConnections,
+  everyone,
+} from '../../functions/realtime/publisher';
 import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
 import { someConnection, waitFor } from '../helpers/connections';
 import { freshCompany } from '../helpers/fixtures';
@@ -70,6 +75,55 @@ describe('batch frames (D83)', () => {
     const update = events.findIndex((e) => e.action === 'update' && e.channel?.endsWith('-ticket'));
     expect(create).toBeLessThan(update);
     expect(events[create]!.message?.body).toBe(body);
+  });
+
+  it('events published for one socket in the same turn share a frame, in the order they were published (D84)', async () => {
+    const c = await freshCompany();
+    const frames = await rawSocket(c.adminToken);
+    const connections = await waitFor(
+      () => listCompanyConnections(c.company.id),
+      (list) => list.length === 1,
+      { what: 'the socket registered' },
+    );
+    const channel = `company-${c.company.id}-test`;
+    // Two runs of the inbound job announcing side by side, and a lone event beside them.
+    const results = await Promise.all([
+      publishBatchToConnections(
+        connections,
+        [
+          { channel, action: 'a1' },
+          { channel, action: 'a2' },
+        ],
+        everyone,
+      ),
+      publishBatchToConnections(
+        connections,
+        [
+          { channel, action: 'b1' },
+          { channel, action: 'b2' },
+        ],
+        everyone,
+      ),
+      publishToConnections(connections, { channel, action: 'c1' }, everyone),
+    ]);
+    expect(results).toEqual([1, 2, 3].map(() => ({ delivered: 1, gone: 0, failed: 0 })));
+    await waitFor(
+      async () => frames.length,
+      (n) => n >= 1,
+      { what: 'a frame' },
+    );
+    await new Promise((r) => setTimeout(r, 200)); // nothing more follows
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.batch!.map((e) => e.action)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
+
+    // The next turn's event is a frame of its own.
+    await publishToConnections(connections, { channel, action: 'later' }, everyone);
+    await waitFor(
+      async () => frames.length,
+      (n) => n >= 2,
+      { what: 'the second frame' },
+    );
+    expect(frames[1]).toMatchObject({ channel, action: 'later' });
   });
 
   it('events too large for one frame go one by one, in order; a single event is never wrapped', async () => {
