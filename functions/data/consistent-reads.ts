@@ -88,3 +88,35 @@ export const consistentGet = (key: ItemKey): Promise<Item | undefined> =>
       setImmediate(flush);
     }
   });
+
+/**
+ * Consistent reads asked for before the code that needs them gets there (decisions D84), so they share a
+ * request with reads of the same turn: the inbound job reads its batch's provider ids and its chats'
+ * contact identities together, then each chat's contact and its open-ticket guard together — instead of
+ * one after another. A read ahead is used once, by the first reader of its key that was handed this
+ * object; any later read of that key goes to the table again. One per inbound batch, never shared.
+ */
+export class ReadAhead {
+  private readonly reads = new Map<string, Promise<Item | undefined>>();
+
+  /** Starts a consistent read of `key` in this turn (at most once per key). */
+  prefetch(key: ItemKey): void {
+    const id = keyOf(key);
+    if (this.reads.has(id)) return;
+    const read = consistentGet(key);
+    read.catch(() => undefined); // a read nobody takes must not be an unhandled rejection
+    this.reads.set(id, read);
+  }
+
+  /** The read ahead of `key`, handed over once; undefined when there is none (left). */
+  take(key: ItemKey): Promise<Item | undefined> | undefined {
+    const id = keyOf(key);
+    const read = this.reads.get(id);
+    if (read) this.reads.delete(id);
+    return read;
+  }
+}
+
+/** `consistentGet`, or the read `readAhead` started for this key earlier in the same batch. */
+export const consistentGetAhead = (key: ItemKey, readAhead?: ReadAhead): Promise<Item | undefined> =>
+  readAhead?.take(key) ?? consistentGet(key);

@@ -9,7 +9,7 @@ import {
 import { Conflict, NotFound } from '../core/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
-import { consistentGet } from './consistent-reads';
+import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { company, pad, searchForm } from './keys';
@@ -138,14 +138,20 @@ export const getContact = async (companyId: number, id: number): Promise<Contact
 export const findContactIdsByIdentities = async (
   companyId: number,
   identities: readonly string[],
+  readAhead?: ReadAhead,
 ): Promise<Map<string, number>> => {
   const found = new Map<string, number>();
   const unique = [...new Set(identities)];
-  const items = await Promise.all(unique.map((i) => consistentGet(identityKeys(companyId, i))));
+  const items = await Promise.all(unique.map((i) => consistentGetAhead(identityKeys(companyId, i), readAhead)));
   items.forEach((item, i) => {
     if (item) found.set(unique[i]!, Number(item.contactId));
   });
   return found;
+};
+
+/** Starts reading the contacts of these identities, for `findContactIdsByIdentities` with `readAhead`. */
+export const readIdentitiesAhead = (readAhead: ReadAhead, companyId: number, identities: readonly string[]): void => {
+  for (const identity of new Set(identities)) readAhead.prefetch(identityKeys(companyId, identity));
 };
 
 export type NewContact = Pick<Contact, 'name' | 'number' | 'isGroup' | 'channel' | 'whatsappId'> &

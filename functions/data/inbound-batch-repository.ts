@@ -1,6 +1,7 @@
 import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, ServiceUnavailable } from '../core/errors';
 import { db, tableName } from './client';
+import { consistentGet } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
 import {
   messageHistoryKeys,
@@ -27,35 +28,24 @@ export interface ProviderRefKey {
 export const providerRefKeyOf = (k: ProviderRefKey): string => `${k.companyId}:${k.whatsappId}:${k.providerId}`;
 
 /**
- * Where each of a batch's provider messages landed, by `providerRefKeyOf`, in one strongly consistent
- * BatchGet (≤ 100 keys a call): a key missing from the answer was never stored.
+ * Where each of a batch's provider messages landed, by `providerRefKeyOf`, read consistently: a key missing
+ * from the answer was never stored. The reads go out with the other consistent reads of the same turn
+ * (consistent-reads.ts) — the inbound job asks for its chats' contact identities beside them (D84).
  */
 export const getProviderRefs = async (keys: readonly ProviderRefKey[]): Promise<Map<string, ProviderRef>> => {
-  const found = new Map<string, ProviderRef>();
   const unique = [...new Map(keys.map((k) => [providerRefKeyOf(k), k])).values()];
-  for (let i = 0; i < unique.length; i += 100) {
-    let pending: Record<string, unknown>[] = unique
-      .slice(i, i + 100)
-      .map((k) => providerRefKeys(k.companyId, k.whatsappId, k.providerId));
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= 8) throw new ServiceUnavailable();
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await mapDynamoErrors(() =>
-        db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } })),
-      );
-      for (const item of out.Responses?.[tableName()] ?? []) {
-        found.set(
-          providerRefKeyOf({
-            companyId: Number(item.companyId),
-            whatsappId: Number(item.whatsappId),
-            providerId: String(item.providerId),
-          }),
-          { ticketId: Number(item.ticketId), ulid: String(item.ulid), contactId: Number(item.contactId) },
-        );
-      }
-      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-    }
-  }
+  const items = await Promise.all(
+    unique.map((k) => consistentGet(providerRefKeys(k.companyId, k.whatsappId, k.providerId))),
+  );
+  const found = new Map<string, ProviderRef>();
+  items.forEach((item, i) => {
+    if (!item) return;
+    found.set(providerRefKeyOf(unique[i]!), {
+      ticketId: Number(item.ticketId),
+      ulid: String(item.ulid),
+      contactId: Number(item.contactId),
+    });
+  });
   return found;
 };
 

@@ -10,7 +10,7 @@ import {
 import { Conflict } from '../core/errors';
 import type { TicketStatus } from '../core/tickets/visibility';
 import { db, tableName } from './client';
-import { consistentGet } from './consistent-reads';
+import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { contactPartition } from './contact-repository';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
@@ -148,10 +148,19 @@ export const getOpenTicketId = async (
   companyId: number,
   contactId: number,
   whatsappId: number,
+  readAhead?: ReadAhead,
 ): Promise<number | null> => {
-  const item = await consistentGet(openTicketGuardKeys(companyId, contactId, whatsappId));
+  const item = await consistentGetAhead(openTicketGuardKeys(companyId, contactId, whatsappId), readAhead);
   return item ? Number(item.ticketId) : null;
 };
+
+/** Starts reading a contact's open-ticket guard, for `getOpenTicketId` with `readAhead`. */
+export const readOpenTicketAhead = (
+  readAhead: ReadAhead,
+  companyId: number,
+  contactId: number,
+  whatsappId: number,
+): void => readAhead.prefetch(openTicketGuardKeys(companyId, contactId, whatsappId));
 
 /**
  * Removes a guard that names a ticket which is gone or closed (a delete or close that ran before guards

@@ -1,10 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Conflict } from '../../functions/core/errors';
 import { db, tableName } from '../../functions/data/client';
 import { nextId } from '../../functions/data/counter-repository';
 import { queryPage } from '../../functions/data/query-page';
-import { consistentGet } from '../../functions/data/consistent-reads';
+import { consistentGet, consistentGetAhead, ReadAhead } from '../../functions/data/consistent-reads';
 import { createQueue, listQueues, queueKeys } from '../../functions/data/queue-repository';
 import { createTag, listTags } from '../../functions/data/tag-repository';
 import { createUser, findUserIdByEmail } from '../../functions/data/user-repository';
@@ -260,6 +260,78 @@ describe('coalesced consistent reads (decisions D82)', () => {
       expect(names).toEqual(['GetItemCommand']);
     } finally {
       stack.remove('countCoalescedReads');
+    }
+  });
+});
+
+describe('reads ahead (decisions D84)', () => {
+  const colour = () =>
+    `#${Math.floor(Math.random() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0')}`;
+
+  it('a read started ahead goes out with the reads of its turn, and is handed over once', async () => {
+    const [a, b] = await Promise.all([
+      createQueue(t.company.id, { name: 'Fila adiantada', color: colour() }),
+      createQueue(t.company.id, { name: 'Fila do mesmo turno', color: colour() }),
+    ]);
+    const names: string[] = [];
+    const stack = db().middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        names.push(context.commandName ?? '?');
+        return next(args);
+      },
+      { step: 'initialize', name: 'countReadsAhead' },
+    );
+    try {
+      const ahead = new ReadAhead();
+      ahead.prefetch(queueKeys(t.company.id, a.id));
+      const sameTurn = consistentGet(queueKeys(t.company.id, b.id));
+      const [first, other] = await Promise.all([consistentGetAhead(queueKeys(t.company.id, a.id), ahead), sameTurn]);
+      expect(names).toEqual(['BatchGetItemCommand']);
+      expect(first?.name).toBe('Fila adiantada');
+      expect(other?.name).toBe('Fila do mesmo turno');
+
+      // Handed over: the next read of the key goes to the table and sees a change made since.
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: queueKeys(t.company.id, a.id),
+          UpdateExpression: 'SET #name = :name',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':name': 'Fila renomeada' },
+        }),
+      );
+      names.length = 0;
+      expect((await consistentGetAhead(queueKeys(t.company.id, a.id), ahead))?.name).toBe('Fila renomeada');
+      expect(names).toEqual(['GetItemCommand']);
+    } finally {
+      stack.remove('countReadsAhead');
+    }
+  });
+
+  it('a read ahead that fails and that nobody takes is no unhandled rejection; a reader gets its error', async () => {
+    const stack = db().middlewareStack;
+    stack.add(
+      () => async () => {
+        throw Object.assign(new Error('injected: table unavailable'), { name: 'InternalServerError' });
+      },
+      { step: 'initialize', name: 'failReadsAhead' },
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const ahead = new ReadAhead();
+      ahead.prefetch(queueKeys(t.company.id, 424_242));
+      ahead.prefetch(queueKeys(t.company.id, 434_343));
+      await expect(consistentGetAhead(queueKeys(t.company.id, 424_242), ahead)).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      stack.remove('failReadsAhead');
+      process.off('unhandledRejection', onUnhandled);
     }
   });
 });

@@ -28,6 +28,7 @@ import {
 import { createUser, type User } from '../../functions/data/user-repository';
 import { listOutbox } from '../../functions/data/wa-outbox-repository';
 import { handler as inboundHandler } from '../../functions/jobs/inbound/handler';
+import { db } from '../../functions/data/client';
 import { someConnection, waitFor } from '../helpers/connections';
 import { freshCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
@@ -752,5 +753,66 @@ describe('inbound pipeline: malformed events', () => {
       new ReceiveMessageCommand({ QueueUrl: queueUrls['inbound-dlq'], MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
     );
     expect((dead.Messages ?? []).filter((m) => m.Body?.includes('"broken":true'))).toEqual([]);
+  });
+});
+
+describe('inbound pipeline: the reads of a batch (decisions D84)', () => {
+  const record = (body: string, group: string): SQSRecord =>
+    ({
+      messageId: randomUUID(),
+      receiptHandle: 'r',
+      body,
+      attributes: { ApproximateReceiveCount: '1', MessageGroupId: group },
+      messageAttributes: {},
+    }) as unknown as SQSRecord;
+
+  it('known chats: provider ids with identities, then contacts with their open-ticket guards, in one request each', async () => {
+    const w = await world();
+    const phones = [digits(), digits(), digits(), digits()];
+    const batchOf = (body: string) =>
+      phones.map((phone) => {
+        const e = inboundEventSchema.parse({
+          ...message(w, phone, { content: { type: 'text', body: `${body} ${phone}` } }),
+          receivedAt: new Date().toISOString(),
+        });
+        return record(JSON.stringify(e), inboundGroupId(e));
+      });
+    // The four people write a first time: contacts and tickets are made.
+    expect(await inboundHandler({ Records: batchOf('primeira') })).toEqual({ batchItemFailures: [] });
+
+    const batchGets: string[][] = [];
+    const stack = db().middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { RequestItems?: Record<string, { Keys?: { pk: string; sk: string }[] }> };
+        if (context.commandName === 'BatchGetItemCommand') {
+          batchGets.push(Object.values(input.RequestItems ?? {}).flatMap((r) => (r.Keys ?? []).map((k) => k.sk)));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'batchReadsAhead' },
+    );
+    let result;
+    try {
+      result = await inboundHandler({ Records: batchOf('segunda') });
+    } finally {
+      stack.remove('batchReadsAhead');
+    }
+    expect(result).toEqual({ batchItemFailures: [] });
+    const kinds = (keys: string[]) => keys.map((sk) => sk.replace(/#.*$/, '')).sort();
+    // First request: the four provider ids and the four people's identities.
+    expect(kinds(batchGets[0]!)).toEqual([...phones.map(() => 'CTID'), ...phones.map(() => 'WAMID')]);
+    // Second: the four contacts and their open-ticket guards.
+    expect(kinds(batchGets[1]!)).toEqual([...phones.map(() => 'CONTACT'), ...phones.map(() => 'OPEN')]);
+    // And what the people see is as before: each second message on its person's only ticket.
+    for (const phone of phones) {
+      const contactId = (await contactIdOf(w.companyId, `wa#${phone}`))!;
+      const ticket = await openTicketOf(w, contactId);
+      expect(ticket).toMatchObject({ lastMessage: `segunda ${phone}`, unreadMessages: 2 });
+      expect((await listTicketMessages(w.companyId, ticket.id)).map((m) => m.body)).toEqual([
+        `primeira ${phone}`,
+        `segunda ${phone}`,
+      ]);
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   type ContactChannel,
   type InboundContactChanges,
 } from '../../data/contact-repository';
+import type { ReadAhead } from '../../data/consistent-reads';
 import { enqueueContactMerge, moveOpenTickets } from '../contacts/contact-merge';
 import { ServiceUnavailable } from '../errors';
 import { logger } from '../logger';
@@ -104,13 +105,25 @@ const canonical = (subject: ContactSubject, found: Map<string, number>): number 
   return phoneOwner ?? Math.min(...found.values());
 };
 
+export interface UpsertOptions {
+  /** The inbound batch's reads ahead: its identities may have been read already (decisions D84). */
+  readAhead?: ReadAhead;
+  /**
+   * Called as soon as the contact is known, when the person is known by every identity already (nothing
+   * to create, attach or move), before the contact itself is read: the inbound job reads its open-ticket
+   * guard in the same request.
+   */
+  onKnown?: (contactId: number) => void;
+}
+
 export const upsertContact = async (
   companyId: number,
   whatsappId: number,
   subject: ContactSubject,
+  options: UpsertOptions = {},
 ): Promise<ContactUpsert> => {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    const found = await findContactIdsByIdentities(companyId, subject.identities);
+    const found = await findContactIdsByIdentities(companyId, subject.identities, options.readAhead);
     if (found.size === 0) {
       try {
         const contact = await createContact(
@@ -136,6 +149,7 @@ export const upsertContact = async (
     }
 
     let targetId = canonical(subject, found);
+    if (attempt === 1 && subject.identities.every((i) => found.get(i) === targetId)) options.onKnown?.(targetId);
     let contact = await getContact(companyId, targetId);
     if (contact?.mergedInto !== undefined) {
       targetId = contact.mergedInto;

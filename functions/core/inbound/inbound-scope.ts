@@ -1,4 +1,5 @@
 import { getCompany } from '../../data/company-repository';
+import { ReadAhead } from '../../data/consistent-reads';
 import { getConnection, type Connection } from '../../data/connection-repository';
 import { listQueues, type Queue } from '../../data/queue-repository';
 import { getCompanySettingsItem } from '../../data/settings-repository';
@@ -56,6 +57,8 @@ export class SharedReads {
 
 export class InboundScope {
   private readonly memo = new Map<string, Promise<unknown>>();
+  /** Reads started ahead for this batch (decisions D84): each is used once, then reads go to the table. */
+  readonly readAhead = new ReadAhead();
 
   constructor(private readonly shared?: SharedReads) {}
 

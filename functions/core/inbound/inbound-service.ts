@@ -22,7 +22,7 @@ import {
   storeMessageRuns,
   type MessageRun,
 } from '../../data/inbound-batch-repository';
-import { getTicket, type Ticket } from '../../data/ticket-repository';
+import { getTicket, readOpenTicketAhead, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { logger } from '../logger';
 import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
@@ -312,19 +312,29 @@ const prepareRun = async (
   if (!connection) return all('ignored:unknown-connection');
   if (first.chat.isGroup && !connection.allowGroup) return all('ignored:groups-disabled');
 
-  const upsert = await upsertContact(companyId, whatsappId, contactSubjectOf(first));
+  // Its contact and open-ticket guard are read in one request (D84): the guard as soon as the contact's id
+  // is known.
+  const upsert = await upsertContact(companyId, whatsappId, contactSubjectOf(first), {
+    readAhead: scope.readAhead,
+    onKnown: (contactId) => readOpenTicketAhead(scope.readAhead, companyId, contactId, whatsappId),
+  });
   const { contact } = upsert;
   if (!contact.active) {
     logger.info('messages of a blocked contact dropped', { companyId, whatsappId, contactId: contact.id });
     return all('ignored:blocked-contact');
   }
-  const { ticket } = await findOrCreateTicket(contact, connection, {
-    channel: first.channel,
-    isGroup: first.chat.isGroup,
-    fromMe: false,
-    chatId: first.chat.id,
-    providerMessageId: first.providerMessageId,
-  });
+  const { ticket } = await findOrCreateTicket(
+    contact,
+    connection,
+    {
+      channel: first.channel,
+      isGroup: first.chat.isGroup,
+      fromMe: false,
+      chatId: first.chat.id,
+      providerMessageId: first.providerMessageId,
+    },
+    scope.readAhead,
+  );
   let previous = ticket.lastMsgSk ? ulidTime(ticket.lastMsgSk.slice('MSG#'.length)) : 0;
   const messages = events.map((event) => {
     const time = Math.max(Date.parse(event.receivedAt ?? event.timestamp), previous + 1);

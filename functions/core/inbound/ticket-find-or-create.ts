@@ -1,5 +1,6 @@
 import type { Connection } from '../../data/connection-repository';
 import type { Contact } from '../../data/contact-repository';
+import type { ReadAhead } from '../../data/consistent-reads';
 import {
   createTicket,
   getLastClosedTicket,
@@ -48,10 +49,12 @@ export const findOrCreateTicket = async (
   contact: Contact,
   connection: Connection,
   start: TicketStart,
+  /** The inbound batch's reads ahead: the guard may have been read with the contact (decisions D84). */
+  readAhead?: ReadAhead,
 ): Promise<{ ticket: Ticket; created: boolean }> => {
   const { companyId } = contact;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    const openId = await getOpenTicketId(companyId, contact.id, connection.id);
+    const openId = await getOpenTicketId(companyId, contact.id, connection.id, readAhead);
     if (openId !== null) {
       const ticket = await getTicket(companyId, openId);
       if (ticket && ticket.status !== 'closed') return { ticket, created: false };

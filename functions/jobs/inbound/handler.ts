@@ -9,6 +9,8 @@ import {
   type InboundOutcome,
 } from '../../core/inbound/inbound-service';
 import { InboundScope, SharedReads } from '../../core/inbound/inbound-scope';
+import { contactSubjectOf } from '../../core/inbound/contact-upsert';
+import { readIdentitiesAhead } from '../../data/contact-repository';
 import { errorFields, logger } from '../../core/logger';
 import { getProviderRefs, MAX_RUN, providerRefKeyOf } from '../../data/inbound-batch-repository';
 
@@ -100,6 +102,13 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   for (const record of event.Records) {
     const group = record.attributes.MessageGroupId ?? record.messageId;
     groups.set(group, [...(groups.get(group) ?? []), parse(record)]);
+  }
+  // The chats' contact identities are read with the provider ids, in the same request (decisions D84).
+  for (const items of groups.values()) {
+    const first = items[0]?.event;
+    if (first && runnable(first)) {
+      readIdentitiesAhead(scope.readAhead, first.companyId, contactSubjectOf(first).identities);
+    }
   }
   const stored = await storedRefs([...groups.values()].flat());
 
