@@ -1,6 +1,7 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../core/errors';
 import { db, tableName } from './client';
+import { batchWriteAll, type WriteRequest } from './batch-write';
 import { mapDynamoErrors } from './errors';
 import { company, fnv1a, pad } from './keys';
 
@@ -17,9 +18,8 @@ import { company, fnv1a, pad } from './keys';
  * replacer and reviver, which keep Buffers and Uint8Arrays); this module never loads Baileys itself.
  */
 export const AUTH_BUCKETS = 16;
-/** BatchGetItem reads at most 100 keys, BatchWriteItem writes at most 25 items per call. */
+/** BatchGetItem reads at most 100 keys per call. */
 const GET_CHUNK = 100;
-const WRITE_CHUNK = 25;
 /** Rounds of retrying what DynamoDB left unprocessed (throttling) before giving up. */
 const UNPROCESSED_ROUNDS = 6;
 
@@ -73,23 +73,8 @@ class StaleFence extends DomainError {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Key = { pk: string; sk: string };
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
-
 /** BatchWrite in chunks of 25, retrying unprocessed items with a growing pause. */
-const batchWrite = async (requests: WriteRequest[]): Promise<void> => {
-  for (let i = 0; i < requests.length; i += WRITE_CHUNK) {
-    let pending: WriteRequest[] = requests.slice(i, i + WRITE_CHUNK);
-    for (let round = 0; pending.length > 0; round += 1) {
-      if (round >= UNPROCESSED_ROUNDS) throw new Error('BatchWrite left auth-state items unprocessed after retries');
-      if (round > 0) await sleep(50 * 2 ** round);
-      const batch = pending;
-      const out = await mapDynamoErrors(() =>
-        db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: batch } })),
-      );
-      pending = (out.UnprocessedItems?.[tableName()] ?? []) as WriteRequest[];
-    }
-  }
-};
+const batchWrite = (requests: WriteRequest[]): Promise<void> => batchWriteAll(requests, UNPROCESSED_ROUNDS);
 
 const batchGet = async (keys: Key[]): Promise<Record<string, unknown>[]> => {
   const found: Record<string, unknown>[] = [];
