@@ -1,6 +1,7 @@
 import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, ServiceUnavailable } from '../core/errors';
 import { db, tableName } from './client';
+import { batchWriteAll, type WriteRequest } from './batch-write';
 import { consistentGet } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
 import {
@@ -51,8 +52,8 @@ export const getProviderRefs = async (keys: readonly ProviderRefKey[]): Promise<
 
 /** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
 const CONFLICT_ATTEMPTS = 12;
-/** A run of n messages writes 2n + 1 items; a transaction takes at most 100. */
-export const MAX_RUN = 49;
+/** A run of n messages takes n + 1 items of a transaction, which takes at most 100. */
+export const MAX_RUN = 99;
 
 class RunRefused extends Conflict {
   constructor() {
@@ -67,45 +68,51 @@ export interface MessageRun {
   lastMessage: string;
 }
 
-const runItems = (run: MessageRun, ttl: number) => {
+/** The run's last message, after checking it is contact messages of one ticket. */
+const lastOf = (run: MessageRun): StoredMessage => {
   const last = run.messages[run.messages.length - 1];
   if (!last) throw new Error('an empty run');
   const { companyId, ticketId } = last;
   if (run.messages.some((m) => m.companyId !== companyId || m.ticketId !== ticketId || m.fromMe || !m.providerId)) {
     throw new Error('a run is contact messages of one ticket');
   }
+  return last;
+};
+
+/** The provider-id pointers of a run's messages: each pins its message's ticket and ulid (the claim). */
+const claimsOf = (run: MessageRun, ttl: number): WriteRequest[] =>
+  run.messages.map((m) => ({
+    PutRequest: {
+      Item: {
+        ...providerRefKeys(m.companyId, m.whatsappId, m.providerId!),
+        type: 'WAMID',
+        companyId: m.companyId,
+        whatsappId: m.whatsappId,
+        providerId: m.providerId,
+        ticketId: m.ticketId,
+        ulid: m.ulid,
+        contactId: m.contactId,
+        ttl,
+      },
+    },
+  }));
+
+const runItems = (run: MessageRun) => {
+  const last = lastOf(run);
+  const { companyId, ticketId } = last;
   return [
-    ...run.messages.flatMap((m) => [
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...providerRefKeys(companyId, m.whatsappId, m.providerId!),
-            type: 'WAMID',
-            companyId,
-            whatsappId: m.whatsappId,
-            providerId: m.providerId,
-            ticketId,
-            ulid: m.ulid,
-            contactId: m.contactId,
-            ttl,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+    ...run.messages.map((m) => ({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...messageKeys(companyId, ticketId, m.ulid),
+          ...messageHistoryKeys(companyId, m.contactId, m.ulid),
+          type: 'MSG',
+          ...m,
         },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      {
-        Put: {
-          TableName: tableName(),
-          Item: {
-            ...messageKeys(companyId, ticketId, m.ulid),
-            ...messageHistoryKeys(companyId, m.contactId, m.ulid),
-            type: 'MSG',
-            ...m,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ]),
+    })),
     {
       Update: {
         TableName: tableName(),
@@ -129,30 +136,37 @@ const runItems = (run: MessageRun, ttl: number) => {
 
 /** Items one transaction takes (DynamoDB's limit is 100). */
 export const MAX_TRANSACTION_ITEMS = 100;
-/** Items a run writes: WAMID and MSG per message, plus its ticket. */
-export const runItemCount = (messages: number): number => 2 * messages + 1;
+/** Items a run takes in the transaction: its messages, plus its ticket. */
+export const runItemCount = (messages: number): number => messages + 1;
 
 /**
  * Stores runs of contact messages — each run one chat's consecutive messages on one ticket, in order; at
- * most one run per ticket and each provider id once — in ONE transaction (≤ 100 items): every message's
- * provider id pinned (`Put WAMID attribute_not_exists`), every message (`Put MSG attribute_not_exists`),
- * and one update per ticket for its whole run — lastMessage, updatedAt, lastMsgSk and list positions of
- * the run's last message, `ADD unreadMessages :n`, lastInboundAt. The rows the one-message protocol
- * writes (claim, then message + ticket), with the claims inside the transaction: all of it is stored or
- * nothing is (data-model §2.17 "Batched", decisions D65).
+ * most one run per ticket, each provider id once, none of them stored before (the caller read their
+ * pointers) — in the one-message protocol's two steps, each for all runs at once (data-model §2.17
+ * "Batched", decisions D65, D84):
  *
- * `refused` when any condition fails — a provider id was stored meanwhile, a ticket is gone: nothing was
- * written and the caller handles those messages another way (the one-event path is idempotent).
+ * 1. **Claims**: every message's provider-id pointer (`WAMID`, pinning its ticket and ulid) in BatchWrites.
+ *    Unconditional: the inbound queue hands a chat's events to one batch at a time, and the caller found
+ *    none of these ids, so nobody else writes them meanwhile.
+ * 2. **ONE transaction** (≤ 100 items): every message (`Put MSG attribute_not_exists`) and one update per
+ *    ticket for its whole run — lastMessage, updatedAt, lastMsgSk and list positions of the run's last
+ *    message, `ADD unreadMessages :n`, lastInboundAt — all of it or nothing.
+ *
+ * `refused` when a condition fails (a ticket is gone, a message key taken): the transaction wrote nothing
+ * and the caller sends the messages through the one-event path, which finds their claims and stores each
+ * under its pinned key (or drops it when its ticket is gone) — the same path that finishes the job when a
+ * crash comes between the claims and the transaction, on the redelivery.
  */
 export const storeMessageRuns = async (
   runs: readonly MessageRun[],
   now = Date.now(),
 ): Promise<'stored' | 'refused'> => {
   const ttl = Math.floor(now / 1000) + PROVIDER_REF_TTL_SECONDS;
-  const TransactItems = runs.flatMap((run) => runItems(run, ttl));
+  const TransactItems = runs.flatMap((run) => runItems(run));
   if (TransactItems.length === 0 || TransactItems.length > MAX_TRANSACTION_ITEMS) {
     throw new Error(`a transaction holds 1..${MAX_TRANSACTION_ITEMS} items`);
   }
+  await batchWriteAll(runs.flatMap((run) => claimsOf(run, ttl)));
   for (let attempt = 1; ; attempt += 1) {
     try {
       await mapDynamoErrors(

@@ -766,6 +766,63 @@ describe('inbound pipeline: the reads of a batch (decisions D84)', () => {
       messageAttributes: {},
     }) as unknown as SQSRecord;
 
+  it('a run cut off between pinning its provider ids and its transaction is stored once when redelivered', async () => {
+    const w = await world();
+    const phones = [digits(), digits()];
+    const recordsOf = (body: string) =>
+      phones.map((phone) => {
+        const e = inboundEventSchema.parse({
+          ...message(w, phone, { content: { type: 'text', body: `${body} ${phone}` } }),
+          receivedAt: new Date().toISOString(),
+        });
+        return { event: e, record: record(JSON.stringify(e), inboundGroupId(e)) };
+      });
+    expect(await inboundHandler({ Records: recordsOf('antes').map((r) => r.record) })).toEqual({
+      batchItemFailures: [],
+    });
+
+    // The transaction fails however often it is tried (DynamoDB down for it): the pins are written first.
+    const second = recordsOf('depois');
+    const stack = db().middlewareStack;
+    stack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') {
+          throw Object.assign(new Error('injected: transaction unavailable'), { name: 'InternalServerError' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failRunTransactions' },
+    );
+    let cut;
+    try {
+      cut = await inboundHandler({ Records: second.map((r) => r.record) });
+    } finally {
+      stack.remove('failRunTransactions');
+    }
+    expect(cut.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(
+      second.map((r) => r.record.messageId).sort(),
+    );
+    for (const { event } of second) {
+      const ref = await getProviderRef(w.companyId, w.connection.id, event.providerMessageId);
+      expect(ref).not.toBeNull(); // pinned
+      const messages = await listTicketMessages(w.companyId, ref!.ticketId);
+      expect(messages.map((m) => m.providerId)).not.toContain(event.providerMessageId); // not stored
+    }
+
+    // SQS hands the same records back: each message lands once, under its pin, and the ticket counts it.
+    expect(await inboundHandler({ Records: second.map((r) => r.record) })).toEqual({ batchItemFailures: [] });
+    expect(await inboundHandler({ Records: second.map((r) => r.record) })).toEqual({ batchItemFailures: [] });
+    for (const [i, phone] of phones.entries()) {
+      const { ref, messages } = await stored(w, second[i]!.event.providerMessageId);
+      expect(messages.map((m) => m.body)).toEqual([`antes ${phone}`, `depois ${phone}`]);
+      expect(messages[1]!.ulid).toBe(ref.ulid);
+      expect(await getTicket(w.companyId, ref.ticketId)).toMatchObject({
+        lastMessage: `depois ${phone}`,
+        unreadMessages: 2,
+      });
+    }
+  });
+
   it('known chats: provider ids with identities, then contacts with their open-ticket guards, in one request each', async () => {
     const w = await world();
     const phones = [digits(), digits(), digits(), digits()];

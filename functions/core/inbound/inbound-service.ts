@@ -388,11 +388,11 @@ const oneByOne = async (events: readonly InboundMessage[], scope: InboundScope):
  * A run of one chat's consecutive contact messages (`runnable`, equal `runKey`, none stored before, each
  * provider id once, at most MAX_RUN), handled as the one-event path would handle them one after another,
  * with the work they share done once (data-model §2.17 "Batched", §5.2): one contact upsert, one ticket
- * find-or-create, one transaction that pins every provider id, stores every message and moves the ticket
- * once (`ADD unreadMessages :n`), one ticket re-read, and the events — contact (if it changed), one
- * appMessage create per message in order, one ticket update with the final state. When the transaction is
- * refused nothing was written and the messages go through the one-event path, which is idempotent.
- * Answers one outcome per event, in order.
+ * find-or-create, the provider ids pinned (one BatchWrite), one transaction that stores every message and
+ * moves the ticket once (`ADD unreadMessages :n`), one ticket re-read, and the events — contact (if it
+ * changed), one appMessage create per message in order, one ticket update with the final state. When the
+ * transaction is refused it wrote nothing and the messages go through the one-event path, which finds
+ * their pinned ids and stores each once (D84). Answers one outcome per event, in order.
  */
 export const handleMessageRun = async (
   events: readonly InboundMessage[],

@@ -62,9 +62,13 @@ const storedRefs = async (items: readonly Parsed[]): Promise<Set<string> | null>
   }
 };
 
+const refOf = (event: InboundEvent): string =>
+  providerRefKeyOf({ companyId: event.companyId, whatsappId: event.whatsappId, providerId: event.providerMessageId });
+
 /**
  * How many events from `start` form a run (handleMessageRun): consecutive runnable messages of the same
- * run key, none stored before, each provider id once. 0 when the event at `start` is not runnable.
+ * run key, none stored before or earlier in the batch (`stored` grows as the chat's events are handled),
+ * each provider id once. 0 when the event at `start` is not runnable.
  */
 const runLength = (items: readonly Parsed[], start: number, stored: Set<string> | null): number => {
   if (!stored) return 0;
@@ -76,11 +80,7 @@ const runLength = (items: readonly Parsed[], start: number, stored: Set<string> 
   for (let i = start; i < items.length && n < MAX_RUN; i += 1) {
     const event = items[i]!.event;
     if (!event || !runnable(event) || runKey(event) !== key) break;
-    const ref = providerRefKeyOf({
-      companyId: event.companyId,
-      whatsappId: event.whatsappId,
-      providerId: event.providerMessageId,
-    });
+    const ref = refOf(event);
     if (stored.has(ref) || seen.has(ref)) break;
     seen.add(ref);
     n += 1;
@@ -171,6 +171,11 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       } catch (err) {
         fail(items, i, err, run);
         return;
+      }
+      // Their provider ids are pinned now: a repeat later in this chat's share of the batch is no new
+      // message, so it takes the one-event path, which finds the pin (runs pin without a condition, D84).
+      for (const p of items.slice(i, i + Math.max(run, 1))) {
+        if (p.event?.kind === 'message') stored?.add(refOf(p.event));
       }
       i += Math.max(run, 1);
     }
