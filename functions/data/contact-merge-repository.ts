@@ -3,6 +3,7 @@ import { Conflict } from '../core/errors';
 import { db, tableName } from './client';
 import { contactKeys, contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
+import { queryAll } from './query-page';
 import { messageHistoryKeys } from './message-repository';
 import { noteKeys } from './note-repository';
 import { lastTicketKeys, openTicketGuardKeys, ticketKeys, trackingKeys, type Ticket } from './ticket-repository';
@@ -77,26 +78,12 @@ const partitionItems = async (
   companyId: number,
   contactId: number,
   prefix: string,
-): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': contactPartition(companyId, contactId), ':prefix': prefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      ),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-};
+): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': contactPartition(companyId, contactId), ':prefix': prefix },
+    ConsistentRead: true,
+  });
 
 /** The tickets whose open-ticket guard is in a contact's partition (read consistently), as ids. */
 export const listOpenTicketIds = async (companyId: number, contactId: number): Promise<number[]> =>

@@ -5,7 +5,7 @@ import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
 import { indexMessageWords } from './message-search-repository';
 import { errorFields, logger } from '../core/logger';
-import { queryPage, type Page } from './query-page';
+import { queryAll, queryPage, type Page } from './query-page';
 import { company, pad } from './keys';
 import { ticketKeys, ticketListSortKey, ticketPartition } from './ticket-repository';
 
@@ -356,26 +356,14 @@ export const getMessage = async (companyId: number, ticketId: number, ulid: stri
 };
 
 /** A ticket's messages, oldest first (tests and small tickets; the API pages newest first). */
-export const listTicketMessages = async (companyId: number, ticketId: number): Promise<StoredMessage[]> => {
-  const messages: StoredMessage[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
-          ExpressionAttributeValues: { ':pk': ticketPartition(companyId, ticketId), ':msg': 'MSG#' },
-          ConsistentRead: true,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      ),
-    );
-    messages.push(...(out.Items ?? []).map(toMessage));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return messages;
-};
+export const listTicketMessages = async (companyId: number, ticketId: number): Promise<StoredMessage[]> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+      ExpressionAttributeValues: { ':pk': ticketPartition(companyId, ticketId), ':msg': 'MSG#' },
+      ConsistentRead: true,
+    })
+  ).map(toMessage);
 
 /**
  * One conditional update of a stored message; answers the message afterwards, or null when the message is

@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Forbidden } from '../core/errors';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
+import { queryAll } from './query-page';
 import { newUlid } from './ulids';
 
 /**
@@ -92,33 +93,17 @@ export const deleteNote = async (note: TicketNote, userId: number, anyAuthor: bo
 };
 
 /** The notes of one ticket, newest first (the contact's `NOTE#` range filtered by ticket). */
-export const listTicketNotes = async (
-  companyId: number,
-  contactId: number,
-  ticketId: number,
-): Promise<TicketNote[]> => {
-  const notes: TicketNote[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :note)',
-          FilterExpression: 'ticketId = :ticket',
-          ExpressionAttributeValues: {
-            ':pk': contactPartition(companyId, contactId),
-            ':note': 'NOTE#',
-            ':ticket': ticketId,
-          },
-          ScanIndexForward: false,
-          ConsistentRead: true,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      ),
-    );
-    notes.push(...(out.Items ?? []).map(toNote));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return notes;
-};
+export const listTicketNotes = async (companyId: number, contactId: number, ticketId: number): Promise<TicketNote[]> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :note)',
+      FilterExpression: 'ticketId = :ticket',
+      ExpressionAttributeValues: {
+        ':pk': contactPartition(companyId, contactId),
+        ':note': 'NOTE#',
+        ':ticket': ticketId,
+      },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    })
+  ).map(toNote);

@@ -122,3 +122,24 @@ export const queryPage = async <T = Record<string, unknown>>(input: QueryPageInp
       : {}),
   };
 };
+
+/**
+ * Every item a Query matches, page after page (small partitions: a ticket's messages in tests, a
+ * contact's notes or guards, an auth state's keys). Lists a user pages through use `queryPage`.
+ */
+export const queryAll = async (
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({ ...input, TableName: tableName(), ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+      ),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+};

@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '../core/errors';
 import { db, tableName } from './client';
 import { batchWriteAll, type WriteRequest } from './batch-write';
 import { mapDynamoErrors } from './errors';
+import { queryAll } from './query-page';
 import { company, fnv1a, pad } from './keys';
 
 /**
@@ -95,27 +96,13 @@ const batchGet = async (keys: Key[]): Promise<Record<string, unknown>[]> => {
 };
 
 /** Every item key of one auth partition (keys only), page by page. */
-const partitionKeys = async (pk: string): Promise<Key[]> => {
-  const keys: Key[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ProjectionExpression: 'pk, sk',
-          ConsistentRead: true,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      ),
-    );
-    keys.push(...((out.Items ?? []) as Key[]));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return keys;
-};
+const partitionKeys = async (pk: string): Promise<Key[]> =>
+  (await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': pk },
+    ProjectionExpression: 'pk, sk',
+    ConsistentRead: true,
+  })) as Key[];
 
 /** The auth state of one connection, with the session implementation's codec. */
 export const authStateStore = (companyId: number, whatsappId: number, codec: AuthStateCodec = {}): AuthStateStore => {
