@@ -1,4 +1,4 @@
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, ServiceUnavailable } from '../core/errors';
 import { db, tableName } from './client';
 import { batchWriteAll, type WriteRequest } from './batch-write';
@@ -186,24 +186,17 @@ export const storeMessageRuns = async (
   }
 };
 
-/** Tickets after a write, in one strongly consistent BatchGet (the events carry their new state). */
+/**
+ * Tickets after a write, read consistently and together (the events carry their new state): one BatchGet
+ * through `consistentGet`, which chunks and retries what DynamoDB leaves unprocessed.
+ */
 export const getTickets = async (companyId: number, ids: readonly number[]): Promise<Map<number, Ticket>> => {
+  const items = await Promise.all([...new Set(ids)].map((id) => consistentGet(ticketKeys(companyId, id))));
   const found = new Map<number, Ticket>();
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let pending: Record<string, unknown>[] = unique.slice(i, i + 100).map((id) => ticketKeys(companyId, id));
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt >= 8) throw new ServiceUnavailable();
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await mapDynamoErrors(() =>
-        db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } })),
-      );
-      for (const item of out.Responses?.[tableName()] ?? []) {
-        const ticket = toTicket(item);
-        found.set(ticket.id, ticket);
-      }
-      pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
-    }
+  for (const item of items) {
+    if (!item) continue;
+    const ticket = toTicket(item);
+    found.set(ticket.id, ticket);
   }
   return found;
 };
