@@ -219,32 +219,38 @@ describe('cursor paging', () => {
   });
 });
 
+const colour = () =>
+  `#${Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0')}`;
+
+/** Runs `work` with the names of the DynamoDB commands this process sends meanwhile, in order. */
+const withCommandNames = async (work: (names: string[]) => Promise<void>): Promise<void> => {
+  const names: string[] = [];
+  const stack = db().middlewareStack;
+  stack.add(
+    (next, context) => async (args) => {
+      names.push(context.commandName ?? '?');
+      return next(args);
+    },
+    { step: 'initialize', name: 'recordCommandNames' },
+  );
+  try {
+    await work(names);
+  } finally {
+    stack.remove('recordCommandNames');
+  }
+};
+
 describe('coalesced consistent reads (decisions D82)', () => {
   it('reads asked for in the same turn go out as one request and each gets its own item', async () => {
     const ids = await Promise.all(
       ['Ana', 'Bruno', 'Carla'].map(
-        async (name) =>
-          (
-            await createQueue(t.company.id, {
-              name: `Fila ${name}`,
-              color: `#${Math.floor(Math.random() * 0xffffff)
-                .toString(16)
-                .padStart(6, '0')}`,
-            })
-          ).id,
+        async (name) => (await createQueue(t.company.id, { name: `Fila ${name}`, color: colour() })).id,
       ),
     );
     const keys = ids.map((id) => queueKeys(t.company.id, id));
-    const names: string[] = [];
-    const stack = db().middlewareStack;
-    stack.add(
-      (next, context) => async (args) => {
-        names.push(context.commandName ?? '?');
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCoalescedReads' },
-    );
-    try {
+    await withCommandNames(async (names) => {
       const [found, again, missing] = await Promise.all([
         Promise.all(keys.map((k) => consistentGet(k))),
         consistentGet(keys[0]!),
@@ -258,33 +264,17 @@ describe('coalesced consistent reads (decisions D82)', () => {
       names.length = 0;
       expect((await consistentGet(keys[1]!))?.sk).toBe(keys[1]!.sk);
       expect(names).toEqual(['GetItemCommand']);
-    } finally {
-      stack.remove('countCoalescedReads');
-    }
+    });
   });
 });
 
 describe('reads ahead (decisions D84)', () => {
-  const colour = () =>
-    `#${Math.floor(Math.random() * 0xffffff)
-      .toString(16)
-      .padStart(6, '0')}`;
-
   it('a read started ahead goes out with the reads of its turn, and is handed over once', async () => {
     const [a, b] = await Promise.all([
       createQueue(t.company.id, { name: 'Fila adiantada', color: colour() }),
       createQueue(t.company.id, { name: 'Fila do mesmo turno', color: colour() }),
     ]);
-    const names: string[] = [];
-    const stack = db().middlewareStack;
-    stack.add(
-      (next, context) => async (args) => {
-        names.push(context.commandName ?? '?');
-        return next(args);
-      },
-      { step: 'initialize', name: 'countReadsAhead' },
-    );
-    try {
+    await withCommandNames(async (names) => {
       const ahead = new ReadAhead();
       ahead.prefetch(queueKeys(t.company.id, a.id));
       const sameTurn = consistentGet(queueKeys(t.company.id, b.id));
@@ -306,9 +296,7 @@ describe('reads ahead (decisions D84)', () => {
       names.length = 0;
       expect((await consistentGetAhead(queueKeys(t.company.id, a.id), ahead))?.name).toBe('Fila renomeada');
       expect(names).toEqual(['GetItemCommand']);
-    } finally {
-      stack.remove('countReadsAhead');
-    }
+    });
   });
 
   it('a read ahead that fails and that nobody takes is no unhandled rejection; a reader gets its error', async () => {

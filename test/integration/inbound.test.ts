@@ -141,6 +141,16 @@ const openTicketOf = async (w: Pick<World, 'companyId' | 'connection'>, contactI
   return (await getTicket(w.companyId, id!))!;
 };
 
+/** An SQS record of the inbound queue, as the job receives it. */
+const record = (body: string, group: string): SQSRecord =>
+  ({
+    messageId: randomUUID(),
+    receiptHandle: 'r',
+    body,
+    attributes: { ApproximateReceiveCount: '1', MessageGroupId: group },
+    messageAttributes: {},
+  }) as unknown as SQSRecord;
+
 /** The next event on a socket, or a failure after `ms`. */
 const nextEvent = async (s: TestSocket, ms = 10_000): Promise<Record<string, unknown>> => {
   let timer: NodeJS.Timeout | undefined;
@@ -654,15 +664,6 @@ describe('inbound pipeline: automatic replies', () => {
 });
 
 describe('inbound pipeline: malformed events', () => {
-  const record = (body: string, group: string): SQSRecord =>
-    ({
-      messageId: randomUUID(),
-      receiptHandle: 'r',
-      body,
-      attributes: { ApproximateReceiveCount: '1', MessageGroupId: group },
-      messageAttributes: {},
-    }) as unknown as SQSRecord;
-
   it('are logged and dropped without holding back the rest of their chat', async () => {
     const w = await world();
     const phone = digits();
@@ -757,15 +758,6 @@ describe('inbound pipeline: malformed events', () => {
 });
 
 describe('inbound pipeline: the reads of a batch (decisions D84)', () => {
-  const record = (body: string, group: string): SQSRecord =>
-    ({
-      messageId: randomUUID(),
-      receiptHandle: 'r',
-      body,
-      attributes: { ApproximateReceiveCount: '1', MessageGroupId: group },
-      messageAttributes: {},
-    }) as unknown as SQSRecord;
-
   it('a run cut off between pinning its provider ids and its transaction is stored once when redelivered', async () => {
     const w = await world();
     const phones = [digits(), digits()];

@@ -39,6 +39,17 @@ const rawSocket = async (token: string): Promise<Frame[]> => {
   return frames;
 };
 
+/** A raw socket of the company's only user online, once the API knows it (its stored connection listed). */
+const registeredSocket = async (token: string, companyId: number) => {
+  const frames = await rawSocket(token);
+  const connections = await waitFor(
+    () => listCompanyConnections(companyId),
+    (list) => list.length === 1,
+    { what: 'the socket registered' },
+  );
+  return { frames, connections };
+};
+
 describe('batch frames (D83)', () => {
   it("a customer's message reaches the admin's socket as one frame: its appMessage create, then the ticket update", async () => {
     const c = await freshCompany();
@@ -79,12 +90,7 @@ describe('batch frames (D83)', () => {
 
   it('events published for one socket in the same turn share a frame, in the order they were published (D84)', async () => {
     const c = await freshCompany();
-    const frames = await rawSocket(c.adminToken);
-    const connections = await waitFor(
-      () => listCompanyConnections(c.company.id),
-      (list) => list.length === 1,
-      { what: 'the socket registered' },
-    );
+    const { frames, connections } = await registeredSocket(c.adminToken, c.company.id);
     const channel = `company-${c.company.id}-test`;
     // Two runs of the inbound job announcing side by side, and a lone event beside them.
     const results = await Promise.all([
@@ -128,12 +134,7 @@ describe('batch frames (D83)', () => {
 
   it('events too large for one frame go one by one, in order; a single event is never wrapped', async () => {
     const c = await freshCompany();
-    const frames = await rawSocket(c.adminToken);
-    const connections = await waitFor(
-      () => listCompanyConnections(c.company.id),
-      (list) => list.length === 1,
-      { what: 'the socket registered' },
-    );
+    const { frames, connections } = await registeredSocket(c.adminToken, c.company.id);
     const big = 'x'.repeat(Math.ceil(MAX_BATCH_FRAME_BYTES / 2) + 10);
     const channel = `company-${c.company.id}-test`;
     await publishBatchToConnections(

@@ -67,11 +67,11 @@ const refOf = (event: InboundEvent): string =>
 
 /**
  * How many events from `start` form a run (handleMessageRun): consecutive runnable messages of the same
- * run key, none stored before or earlier in the batch (`stored` grows as the chat's events are handled),
+ * run key, none pinned before or earlier in the batch (`pinned` grows as the chat's events are handled),
  * each provider id once. 0 when the event at `start` is not runnable.
  */
-const runLength = (items: readonly Parsed[], start: number, stored: Set<string> | null): number => {
-  if (!stored) return 0;
+const runLength = (items: readonly Parsed[], start: number, pinned: Set<string> | null): number => {
+  if (!pinned) return 0;
   const head = items[start]?.event;
   if (!head || !runnable(head)) return 0;
   const key = runKey(head);
@@ -81,7 +81,7 @@ const runLength = (items: readonly Parsed[], start: number, stored: Set<string> 
     const event = items[i]!.event;
     if (!event || !runnable(event) || runKey(event) !== key) break;
     const ref = refOf(event);
-    if (stored.has(ref) || seen.has(ref)) break;
+    if (pinned.has(ref) || seen.has(ref)) break;
     seen.add(ref);
     n += 1;
   }
@@ -110,7 +110,8 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       readIdentitiesAhead(scope.readAhead, first.companyId, contactSubjectOf(first).identities);
     }
   }
-  const stored = await storedRefs([...groups.values()].flat());
+  // Provider ids already pinned: stored before this batch, then each one this batch handles.
+  const pinned = await storedRefs([...groups.values()].flat());
 
   const failures: SQSBatchItemFailure[] = [];
   const outcomes: Record<string, number> = {};
@@ -131,7 +132,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   };
 
   // Chats whose whole share of the batch is one run are written together, in one transaction (D65).
-  const whole = [...groups.values()].filter((items) => runLength(items, 0, stored) === items.length);
+  const whole = [...groups.values()].filter((items) => runLength(items, 0, pinned) === items.length);
   const rest = [...groups.values()].filter((items) => !whole.includes(items));
 
   const together = async () => {
@@ -160,7 +161,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
         i += 1;
         continue;
       }
-      const run = runLength(items, i, stored);
+      const run = runLength(items, i, pinned);
       try {
         if (run > 0) {
           const events = items.slice(i, i + run).map((p) => p.event as InboundMessage);
@@ -175,7 +176,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       // Their provider ids are pinned now: a repeat later in this chat's share of the batch is no new
       // message, so it takes the one-event path, which finds the pin (runs pin without a condition, D84).
       for (const p of items.slice(i, i + Math.max(run, 1))) {
-        if (p.event?.kind === 'message') stored?.add(refOf(p.event));
+        if (p.event?.kind === 'message') pinned?.add(refOf(p.event));
       }
       i += Math.max(run, 1);
     }
