@@ -1,3 +1,5 @@
+import type { PlanFlag } from './shared/auth-context';
+
 /**
  * The one route table. The CDK API stack (infra/stacks/api-stack.ts) creates one Lambda per area and one
  * HTTP API route per entry; the local gateway (infra/local/gateway.ts) matches requests against the same
@@ -32,20 +34,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - admin: profile admin (services refine further, e.g. per-user flags);
  * - super: the super user of company 1.
  */
-export type AuthLevel = 'public' | 'user' | 'admin' | 'super';
+export type { PlanFlag };
 
-/** Plan flags that gate whole routes (spec: plans, section 3 of the core document). */
-export type PlanFlag =
-  | 'useWhatsapp'
-  | 'useFacebook'
-  | 'useInstagram'
-  | 'useCampaigns'
-  | 'useSchedules'
-  | 'useInternalChat'
-  | 'useExternalApi'
-  | 'useKanban'
-  | 'useOpenAi'
-  | 'useIntegrations';
+export type AuthLevel = 'public' | 'user' | 'admin' | 'super';
 
 export interface RouteDef {
   method: HttpMethod;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { inboundEventSchema, type InboundEvent, type InboundEventInput } from '../core/inbound/inbound-event';
+import { inboundEventSchema, type InboundEvent, type InboundEventInput } from '../core/pipeline/inbound-event';
 import { sendQueueMessage } from '../data/queue-sender';
 
 /**
@@ -17,7 +17,7 @@ export {
   type InboundEventInput,
   type InboundIdentity,
   type InboundMessage,
-} from '../core/inbound/inbound-event';
+} from '../core/pipeline/inbound-event';
 
 /** SQS limits both ids to 128 characters of `[A-Za-z0-9!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~]`. */
 const MAX_ID = 128;

@@ -1,8 +1,8 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import * as z from 'zod';
-import type { AuthContext } from './auth-context';
-import { Forbidden } from './errors';
-import { secretKey } from './secrets';
+import type { AuthContext } from '../shared/auth-context';
+import { Forbidden } from '../shared/errors';
+import { secretKey } from '../shared/secrets';
 
 /**
  * Short-lived access tokens (HS256, jose). The claims are the minimum the handler stack needs to build

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BadRequest } from './errors';
+import { BadRequest } from '../shared/errors';
 import type { Page } from '../data/query-page';
 
 /**

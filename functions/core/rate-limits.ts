@@ -1,4 +1,4 @@
-import { TooManyRequests } from './errors';
+import { TooManyRequests } from '../shared/errors';
 import {
   returnRateLimitSlot,
   takeRateLimitSlot,

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { config } from '../shared/config';
 
 /**
  * The DynamoDB document client, created once per process. Only repositories (functions/data/) import

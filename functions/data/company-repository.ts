@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { createItem } from './create-items';

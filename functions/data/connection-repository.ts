@@ -7,7 +7,7 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../core/errors';
+import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { companyKeys } from './company-repository';
 import { nextId } from './counter-repository';

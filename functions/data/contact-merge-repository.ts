@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { contactKeys, contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';

@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';

@@ -1,5 +1,5 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, type DomainError } from '../core/errors';
+import { Conflict, type DomainError } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors, type ConditionalFailure } from './errors';
 

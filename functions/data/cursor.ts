@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { BadRequest } from '../core/errors';
-import { secretKey } from '../core/secrets';
+import { BadRequest } from '../shared/errors';
+import { secretKey } from '../shared/secrets';
 
 /**
  * Opaque, tamper-checked page cursors. A cursor is the DynamoDB LastEvaluatedKey (plus the scope it

@@ -1,5 +1,5 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { Conflict, DomainError, ServiceUnavailable } from '../core/errors';
+import { Conflict, DomainError, ServiceUnavailable } from '../shared/errors';
 
 /**
  * Turns DynamoDB SDK errors into domain errors, so services never see SDK types.

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ServiceUnavailable } from '../core/errors';
+import { Conflict, ServiceUnavailable } from '../shared/errors';
 import { db, tableName } from './client';
 import { batchWriteAll, type WriteRequest } from './batch-write';
 import { consistentGet } from './consistent-reads';

@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { config } from '../config';
+import { config } from '../shared/config';
 
 /**
  * The media bucket (message media, avatars, logos). Keys always start with the company

@@ -6,7 +6,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { connectionKeys, connectionPartition } from './connection-repository';
 import { mapDynamoErrors } from './errors';

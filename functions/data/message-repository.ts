@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ServiceUnavailable } from '../core/errors';
+import { Conflict, ServiceUnavailable } from '../shared/errors';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
 import { indexMessageWords } from './message-search-repository';
-import { errorFields, logger } from '../core/logger';
+import { errorFields, logger } from '../shared/logger';
 import { queryAll, queryPage, type Page } from './query-page';
 import { company, pad } from './keys';
 import { ticketKeys, ticketListSortKey, ticketPartition } from './ticket-repository';

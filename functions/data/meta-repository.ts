@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { connectionPartition, type TransactItem } from './connection-repository';
 import { mapDynamoErrors } from './errors';

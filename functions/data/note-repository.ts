@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { Forbidden } from '../core/errors';
+import { Forbidden } from '../shared/errors';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';

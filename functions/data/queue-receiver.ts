@@ -1,5 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../jobs/queues';
+import type { QueueName } from '../shared/queues';
 import { queueUrl, sqs } from './queue-sender';
 
 /**

@@ -1,7 +1,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { ServiceUnavailable } from '../core/errors';
-import { config } from '../config';
-import type { QueueName } from '../jobs/queues';
+import { ServiceUnavailable } from '../shared/errors';
+import { config } from '../shared/config';
+import type { QueueName } from '../shared/queues';
 
 /**
  * Sends JSON messages to the product's SQS queues (functions/jobs/queues.ts), found by logical name in

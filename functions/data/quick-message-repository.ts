@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { createItem } from './create-items';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, Unauthorized } from '../core/errors';
+import { Conflict, Unauthorized } from '../shared/errors';
 import { db, tableName } from './client';
 import { companyKeys, type Company } from './company-repository';
 import { mapDynamoErrors } from './errors';

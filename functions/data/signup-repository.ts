@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { companyIndexKeys, companyKeys, type Company } from './company-repository';
 import { nextId } from './counter-repository';

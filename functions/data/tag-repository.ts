@@ -6,7 +6,7 @@ import {
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { contactKeys, contactPartition, type Contact, type ContactChannel } from './contact-repository';
 import { nextId } from './counter-repository';

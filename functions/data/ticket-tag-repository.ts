@@ -1,5 +1,5 @@
 import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, NotFound } from '../core/errors';
+import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { UserFlag } from '../core/auth-context';
+import type { UserFlag } from '../shared/auth-context';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { userKeys } from './user-repository';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../core/errors';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { userKeys } from './user-repository';

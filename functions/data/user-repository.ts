@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, Forbidden, NotFound } from '../core/errors';
+import { Conflict, Forbidden, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';

@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DomainError } from '../core/errors';
+import { DomainError } from '../shared/errors';
 import { db, tableName } from './client';
 import { batchWriteAll, type WriteRequest } from './batch-write';
 import { mapDynamoErrors } from './errors';

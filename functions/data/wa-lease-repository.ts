@@ -6,7 +6,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DomainError } from '../core/errors';
+import { DomainError } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { verifyAccessToken, type VerifiedAccessToken } from '../core/access-token';
-import type { AuthContext } from '../core/auth-context';
+import type { AuthContext } from '../shared/auth-context';
 import { resolveAuthContext } from '../core/auth/request-context';
-import { Unauthorized } from '../core/errors';
+import { Unauthorized } from '../shared/errors';
 import type { RouteDef } from '../routes';
 
 /**

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as z from 'zod';
 import type { ZodType } from 'zod';
-import type { AuthContext } from '../core/auth-context';
+import type { AuthContext } from '../shared/auth-context';
 import {
   BadRequest,
   Forbidden,
@@ -11,9 +11,10 @@ import {
   PayloadTooLarge,
   Unauthorized,
   ValidationError,
-} from '../core/errors';
-import type { FieldError } from '../core/errors';
+} from '../shared/errors';
+import type { FieldError } from '../shared/errors';
 import { routesOfArea, routeKey, type Area, type RouteDef } from '../routes';
+import { startEntryPoint } from '../realtime/entry-point';
 import { resolveCaller, verifiedToken } from './authenticate';
 import { accessLog } from './middleware/access-log';
 import { errorMapper } from './middleware/error-mapper';
@@ -264,6 +265,7 @@ export const toHttpEventV2 = (event: HttpEvent | RestEvent): HttpEvent => {
  * area without one of its route keys (the `$default` route) get the table-wide 404 or 405.
  */
 export const createAreaHandler = (area: Area, handlers: AreaHandlers) => {
+  startEntryPoint();
   const byRouteKey = new Map<string, { route: RouteDef; def: RouteHandler }>();
   for (const route of routesOfArea(area)) {
     const def = handlers[route.handler];

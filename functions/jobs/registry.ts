@@ -1,4 +1,4 @@
-import type { QueueName } from './queues';
+import type { QueueName } from '../shared/queues';
 
 /**
  * Background work, described once for CDK (event source mappings, EventBridge rules) and for the local

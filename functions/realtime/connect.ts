@@ -1,7 +1,7 @@
 import { verifyAccessToken } from '../core/access-token';
 import { resolveAuthContext } from '../core/auth/request-context';
-import { DomainError } from '../core/errors';
-import { errorFields, logger } from '../core/logger';
+import { DomainError } from '../shared/errors';
+import { errorFields, logger } from '../shared/logger';
 import { putConnection } from '../data/ws-connection-repository';
 import { wsStatus, type WsEvent, type WsResult } from './events';
 

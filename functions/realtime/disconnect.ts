@@ -1,4 +1,4 @@
-import { errorFields, logger } from '../core/logger';
+import { errorFields, logger } from '../shared/logger';
 import { deleteConnection } from '../data/ws-connection-repository';
 import { wsStatus, type WsEvent, type WsResult } from './events';
 

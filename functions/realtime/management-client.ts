@@ -1,5 +1,5 @@
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
-import { config } from '../config';
+import { config } from '../shared/config';
 
 /** One management client per process, pointed at the WebSocket API's @connections endpoint. */
 let client: ApiGatewayManagementApiClient | undefined;

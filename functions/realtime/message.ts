@@ -1,4 +1,4 @@
-import { errorFields, logger } from '../core/logger';
+import { errorFields, logger } from '../shared/logger';
 import { touchPresence } from '../data/user-presence-repository';
 import { changeRooms, getConnectionOwner } from '../data/ws-connection-repository';
 import { wsStatus, type WsEvent, type WsResult } from './events';

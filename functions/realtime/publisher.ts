@@ -1,41 +1,15 @@
 import { PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
-import { errorFields, logger } from '../core/logger';
-import { deleteConnection, listCompanyConnections, type WsConnection } from '../data/ws-connection-repository';
+import type { RealtimeEvent } from '../contracts/realtime';
+import type { Audience, Notifier, PublishResult } from '../core/notifier';
+import { errorFields, logger } from '../shared/logger';
+import { deleteConnection, type WsConnection } from '../data/ws-connection-repository';
 import { managementClient } from './management-client';
 
 /**
- * Sends events to browsers. Every event names its audience: a predicate over the stored connection
- * (company, user, profile, rooms) decides who may see it, on the server — never a company-wide broadcast
- * that the client filters. Later features pass richer predicates (queue membership, allTicket, ...).
+ * Sends events to browsers: the realtime implementation of core's notifier port (functions/core/notifier.ts).
+ * Core names each event's audience — a predicate over the stored connection (company, user, profile, rooms)
+ * that decides on the server who may see it, never a company-wide broadcast that the client filters.
  */
-export interface RealtimeEvent {
-  /** Spec channel name, e.g. `company-42-ticket`. */
-  channel: string;
-  /** Spec action: create, update, delete, new-message, ... */
-  action: string;
-  [payload: string]: unknown;
-}
-
-export type Audience = (connection: WsConnection) => boolean;
-
-export const everyone: Audience = () => true;
-export const onlyUser =
-  (userId: number): Audience =>
-  (c) =>
-    c.userId === userId;
-export const inRoom =
-  (room: string): Audience =>
-  (c) =>
-    c.rooms.includes(room);
-/**
- * The company's admins (and super users), plus the plain users named — those a per-user permission treats
- * as admins for one page, e.g. `allowConnections` for connections (core spec §6).
- */
-export const adminsAnd = (userIds: Iterable<number>): Audience => {
-  const allowed = new Set(userIds);
-  return (c) => c.profile === 'admin' || c.super || allowed.has(c.userId);
-};
-
 /**
  * Sends to one connection (an event, or a frame already serialised); a connection that is gone is
  * forgotten. Returns whether it was delivered.
@@ -60,26 +34,6 @@ export const postToConnection = async (
     throw err;
   }
 };
-
-export interface PublishResult {
-  delivered: number;
-  gone: number;
-  failed: number;
-}
-
-/** Fans an event out to the company's connections that the audience admits, in parallel. */
-export const publish = async (companyId: number, event: RealtimeEvent, audience: Audience): Promise<PublishResult> =>
-  publishToConnections(await listCompanyConnections(companyId), event, audience);
-
-/**
- * Fans an event out to connections the caller already listed (a job that sends several events reads the
- * company's connections once), filtered by the audience.
- */
-export const publishToConnections = async (
-  connections: readonly WsConnection[],
-  event: RealtimeEvent,
-  audience: Audience,
-): Promise<PublishResult> => publishBatchToConnections(connections, [event], audience);
 
 const tally = (outcomes: PromiseSettledResult<boolean>[], channel: string): PublishResult => {
   const result: PublishResult = { delivered: 0, gone: 0, failed: 0 };
@@ -106,7 +60,7 @@ export const MAX_BATCH_FRAME_BYTES = 96 * 1024;
  * turn of the event loop — the inbound job announcing a batch's runs side by side — share that frame too
  * (D84). One event alone is sent as itself.
  */
-export const publishBatchToConnections = async (
+const publishBatchToConnections = async (
   connections: readonly WsConnection[],
   events: readonly RealtimeEvent[],
   audience: Audience,
@@ -119,6 +73,9 @@ export const publishBatchToConnections = async (
     events.map((e) => e.channel).join(','),
   );
 };
+
+/** The notifier core publishes through; entry points plug it in at cold start (`setNotifier`). */
+export const realtimeNotifier: Notifier = { send: publishBatchToConnections };
 
 // ------------------------------------------------------------------------------ one frame per socket a turn
 

@@ -1,14 +1,14 @@
 import * as z from 'zod';
+import { TICKET_STATUSES, type TicketStatus } from '../contracts/tickets';
 
 /**
  * The spec's socket emits (core §7, real time) and the rooms they join or leave. A room is an interest:
  * joining `ticket:42` asks for that ticket's message events, and the publisher still checks, per event,
  * whether the connection's user may see it (DESIGN §5). Room names are ours; channel names stay the spec's.
  */
-export const TICKET_STATUSES = ['open', 'pending', 'closed', 'group', 'nps', 'lgpd'] as const;
 
 export const NOTIFICATION_ROOM = 'notification';
-export const statusRoom = (status: (typeof TICKET_STATUSES)[number]): string => `status:${status}`;
+export const statusRoom = (status: TicketStatus): string => `status:${status}`;
 export const ticketRoom = (ticketId: number): string => `ticket:${ticketId}`;
 
 const ticketId = z.coerce.number().int().positive();
@@ -19,11 +19,11 @@ export const ROOM_ACTIONS = {
   leaveNotification: { schema: z.object({}), change: () => ({ leave: [NOTIFICATION_ROOM] }) },
   joinTickets: {
     schema: z.object({ status: z.enum(TICKET_STATUSES) }),
-    change: (p: { status: (typeof TICKET_STATUSES)[number] }) => ({ join: [statusRoom(p.status)] }),
+    change: (p: { status: TicketStatus }) => ({ join: [statusRoom(p.status)] }),
   },
   leaveTickets: {
     schema: z.object({ status: z.enum(TICKET_STATUSES) }),
-    change: (p: { status: (typeof TICKET_STATUSES)[number] }) => ({ leave: [statusRoom(p.status)] }),
+    change: (p: { status: TicketStatus }) => ({ leave: [statusRoom(p.status)] }),
   },
   joinChatBox: {
     schema: z.object({ ticketId }),

@@ -1,5 +1,7 @@
 import { inject } from 'vitest';
-import { resetConfigForTests } from '../../functions/config';
+import { setNotifier } from '../../functions/core/notifier';
+import { realtimeNotifier } from '../../functions/realtime/publisher';
+import { resetConfigForTests } from '../../functions/shared/config';
 
 /**
  * Runs in every integration worker before a test file loads: the handlers and repositories the tests
@@ -7,3 +9,5 @@ import { resetConfigForTests } from '../../functions/config';
  */
 Object.assign(process.env, inject('localCloudEnv'));
 resetConfigForTests();
+// Core publishes through its notifier port; tests that call services directly get the real publisher.
+setNotifier(realtimeNotifier);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { decryptToken } from '../../functions/channels/meta/token-cipher';
+import { decryptToken } from '../../functions/shared/token-cipher';
 import { countConnections } from '../../functions/data/connection-repository';
 import { getMetaCredentials, getMetaTarget } from '../../functions/data/meta-repository';
 import { fakeGraph } from '../helpers/fake-graph';

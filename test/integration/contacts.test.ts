@@ -4,7 +4,7 @@ import { inboundEventSchema } from '../../functions/channels/inbound';
 import { signAccessToken } from '../../functions/core/access-token';
 import { upsertContact } from '../../functions/core/inbound/contact-upsert';
 import { handleInboundEvent } from '../../functions/core/inbound/inbound-service';
-import { InboundScope } from '../../functions/core/inbound/inbound-scope';
+import { ReadScope } from '../../functions/data/read-scope';
 import {
   countCompanyContacts,
   createContact,
@@ -353,18 +353,18 @@ describe('contacts API: inbound messages of a contact', () => {
     const number = phone();
     const c = (await api(t.adminToken).post('/contacts', { name: 'Bloqueado', number })).body;
     await api(t.adminToken).put(`/contacts/block/${c.id}`, { active: false });
-    const outcome = await handleInboundEvent(inbound(t.company.id, connection.id, number), new InboundScope());
+    const outcome = await handleInboundEvent(inbound(t.company.id, connection.id, number), new ReadScope());
     expect(outcome).toBe('ignored:blocked-contact');
     expect(await listContactTicketIds(t.company.id, c.id)).toEqual([]);
 
     await api(t.adminToken).put(`/contacts/block/${c.id}`, { active: true });
-    expect(await handleInboundEvent(inbound(t.company.id, connection.id, number), new InboundScope())).toBe('stored');
+    expect(await handleInboundEvent(inbound(t.company.id, connection.id, number), new ReadScope())).toBe('stored');
   });
 
   it('a contact with an open ticket is not deleted (ERR_OTHER_OPEN_TICKET)', async () => {
     const connection = await someConnection(t.company.id, { status: 'CONNECTED' });
     const number = phone();
-    await handleInboundEvent(inbound(t.company.id, connection.id, number), new InboundScope());
+    await handleInboundEvent(inbound(t.company.id, connection.id, number), new ReadScope());
     const id = (await contactIdOf(t.company.id, number))!;
     const res = await api(t.adminToken).delete(`/contacts/${id}`);
     expect(res.status).toBe(409);

@@ -1,6 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Conflict } from '../../functions/core/errors';
+import { Conflict } from '../../functions/shared/errors';
 import { db, tableName } from '../../functions/data/client';
 import { nextId } from '../../functions/data/counter-repository';
 import { queryPage } from '../../functions/data/query-page';

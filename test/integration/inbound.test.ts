@@ -11,7 +11,7 @@ import {
 } from '../../functions/channels/inbound';
 import { signAccessToken } from '../../functions/core/access-token';
 import { handleInboundEvent } from '../../functions/core/inbound/inbound-service';
-import { InboundScope } from '../../functions/core/inbound/inbound-scope';
+import { ReadScope } from '../../functions/data/read-scope';
 import { defaultSchedules, updateConnection, type Connection } from '../../functions/data/connection-repository';
 import { findContactIdsByIdentities, getContact } from '../../functions/data/contact-repository';
 import { getProviderRef, listTicketMessages, type StoredMessage } from '../../functions/data/message-repository';
@@ -351,7 +351,7 @@ describe('inbound pipeline: many messages at once', () => {
       }),
     );
 
-    const outcomes = await Promise.all(events.map((e) => handleInboundEvent(e, new InboundScope())));
+    const outcomes = await Promise.all(events.map((e) => handleInboundEvent(e, new ReadScope())));
 
     expect(outcomes.every((o) => o === 'stored')).toBe(true);
     const byPhone = await contactIdOf(w.companyId, `wa#${phone}`);
@@ -531,7 +531,7 @@ describe('inbound pipeline: groups', () => {
       }),
     );
     const event = inboundEventSchema.parse({ ...ignored });
-    expect(await handleInboundEvent(event, new InboundScope())).toBe('ignored:groups-disabled');
+    expect(await handleInboundEvent(event, new ReadScope())).toBe('ignored:groups-disabled');
     expect(await contactIdOf(w.companyId, `wa#g:${groupId}`)).toBeUndefined();
   });
 });
@@ -587,7 +587,7 @@ describe('inbound pipeline: edits, deletes and acks', () => {
   it('changes of messages it never stored are ignored', async () => {
     const w = await world();
     const event = inboundEventSchema.parse({ kind: 'ack', ...change(w, digits(), pid()), ack: 2 });
-    expect(await handleInboundEvent(event, new InboundScope())).toBe('ignored:unknown-message');
+    expect(await handleInboundEvent(event, new ReadScope())).toBe('ignored:unknown-message');
   });
 });
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { createMetaConnection } from '../../functions/channels/meta/connect-pages';
+import { createMetaConnection } from '../../functions/core/connections/meta-connections';
 import { sendMetaMessage } from '../../functions/channels/meta/send-meta-message';
 import { metaSignature } from '../../functions/channels/meta/signature';
-import { decryptToken } from '../../functions/channels/meta/token-cipher';
+import { decryptToken } from '../../functions/shared/token-cipher';
 import { countConnections, getConnection } from '../../functions/data/connection-repository';
 import { findContactIdsByIdentities } from '../../functions/data/contact-repository';
 import { putMediaObject } from '../../functions/data/media-store';
@@ -18,7 +18,7 @@ import { getTicket, listContactTicketIds, type Ticket } from '../../functions/da
 import { newUlid } from '../../functions/data/ulids';
 import { createUser } from '../../functions/data/user-repository';
 import { signAccessToken } from '../../functions/core/access-token';
-import { enqueueOutbound } from '../../functions/core/messages/outbound-queue';
+import { enqueueOutbound } from '../../functions/core/pipeline/outbound-queue';
 import { waitFor } from '../helpers/connections';
 import { fakeGraph, type FakePage } from '../helpers/fake-graph';
 import { api, channelPlan as plan, freshCompany } from '../helpers/fixtures';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
 import { inboundEventSchema } from '../../functions/channels/inbound';
 import { handleInboundEvent } from '../../functions/core/inbound/inbound-service';
-import { InboundScope } from '../../functions/core/inbound/inbound-scope';
+import { ReadScope } from '../../functions/data/read-scope';
 import { handleRatingReply } from '../../functions/core/tickets/nps';
 import { updateConnection, type Connection } from '../../functions/data/connection-repository';
 import { createContact, type Contact } from '../../functions/data/contact-repository';
@@ -87,7 +87,7 @@ describe('NPS', () => {
     expect(await getOpenTicketId(t.company.id, contact.id, connection.id)).toBe(ticket.id);
 
     const waiting = (await getTicket(t.company.id, ticket.id))!;
-    const done = await handleRatingReply(new InboundScope(), waiting, contact, connection, ' 9 ');
+    const done = await handleRatingReply(new ReadScope(), waiting, contact, connection, ' 9 ');
     expect(done).toMatchObject({ status: 'closed', userRating: 5 });
     expect((await getTicket(t.company.id, ticket.id))?.userRating).toBe(5);
     expect(await bodies(ticket.id)).toEqual([RATING, 'Obrigado, até logo!']);
@@ -98,7 +98,7 @@ describe('NPS', () => {
   it('an answer that is not a score asks again, up to maxUseBotQueuesNPS, then the ticket closes unrated', async () => {
     const { ticket, contact } = await openTicket();
     await api(token).put(`/tickets/${ticket.id}`, { status: 'closed', sendFarewellMessage: true });
-    const scope = new InboundScope();
+    const scope = new ReadScope();
     const again = await handleRatingReply(
       scope,
       (await getTicket(t.company.id, ticket.id))!,
@@ -152,9 +152,9 @@ describe('NPS', () => {
       contact: { phone: contact.number, pushName: 'Cliente' },
       content: { type: 'text', body: '10' },
     });
-    expect(await handleInboundEvent(answer, new InboundScope())).toBe('stored');
+    expect(await handleInboundEvent(answer, new ReadScope())).toBe('stored');
     expect(await getTicket(t.company.id, ticket.id)).toMatchObject({ status: 'closed', userRating: 5 });
-    expect(await handleInboundEvent(answer, new InboundScope())).toBe('duplicate');
+    expect(await handleInboundEvent(answer, new ReadScope())).toBe('duplicate');
     expect(await bodies(ticket.id)).toEqual([RATING, 'Obrigado, até logo!']);
     expect(await getOpenTicketId(t.company.id, contact.id, connection.id)).toBeNull();
   });

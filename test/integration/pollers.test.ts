@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { QUEUES, dlqName } from '../../functions/jobs/queues';
+import { QUEUES, dlqName } from '../../functions/shared/queues';
 import type { LocalLog } from '../../infra/local/log';
 import { failedMessageIds, startPoller, type Poller, type SqsHandler } from '../../infra/local/pollers';
 import { startTick, type Tick } from '../../infra/local/ticks';

@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { enqueueInbound } from '../../functions/channels/inbound';
-import {
-  MAX_BATCH_FRAME_BYTES,
-  publishBatchToConnections,
-  publishToConnections,
-  everyone,
-} from '../../functions/realtime/publisher';
+import { MAX_BATCH_FRAME_BYTES, realtimeNotifier } from '../../functions/realtime/publisher';
+import { everyone } from '../../functions/core/notifier';
 import { listCompanyConnections } from '../../functions/data/ws-connection-repository';
 import { someConnection, waitFor } from '../helpers/connections';
 import { freshCompany } from '../helpers/fixtures';
@@ -94,7 +90,7 @@ describe('batch frames (D83)', () => {
     const channel = `company-${c.company.id}-test`;
     // Two runs of the inbound job announcing side by side, and a lone event beside them.
     const results = await Promise.all([
-      publishBatchToConnections(
+      realtimeNotifier.send(
         connections,
         [
           { channel, action: 'a1' },
@@ -102,7 +98,7 @@ describe('batch frames (D83)', () => {
         ],
         everyone,
       ),
-      publishBatchToConnections(
+      realtimeNotifier.send(
         connections,
         [
           { channel, action: 'b1' },
@@ -110,7 +106,7 @@ describe('batch frames (D83)', () => {
         ],
         everyone,
       ),
-      publishToConnections(connections, { channel, action: 'c1' }, everyone),
+      realtimeNotifier.send(connections, [{ channel, action: 'c1' }], everyone),
     ]);
     expect(results).toEqual([1, 2, 3].map(() => ({ delivered: 1, gone: 0, failed: 0 })));
     await waitFor(
@@ -123,7 +119,7 @@ describe('batch frames (D83)', () => {
     expect(frames[0]!.batch!.map((e) => e.action)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
 
     // The next turn's event is a frame of its own.
-    await publishToConnections(connections, { channel, action: 'later' }, everyone);
+    await realtimeNotifier.send(connections, [{ channel, action: 'later' }], everyone);
     await waitFor(
       async () => frames.length,
       (n) => n >= 2,
@@ -137,7 +133,7 @@ describe('batch frames (D83)', () => {
     const { frames, connections } = await registeredSocket(c.adminToken, c.company.id);
     const big = 'x'.repeat(Math.ceil(MAX_BATCH_FRAME_BYTES / 2) + 10);
     const channel = `company-${c.company.id}-test`;
-    await publishBatchToConnections(
+    await realtimeNotifier.send(
       connections,
       [
         { channel, action: 'one', big },
@@ -145,7 +141,7 @@ describe('batch frames (D83)', () => {
       ],
       everyone,
     );
-    await publishBatchToConnections(connections, [{ channel, action: 'alone' }], everyone);
+    await realtimeNotifier.send(connections, [{ channel, action: 'alone' }], everyone);
     await waitFor(
       async () => frames.length,
       (n) => n >= 3,

@@ -9,7 +9,7 @@ import {
   whatsappMessageId,
   type OutboundChange,
   type OutboundSend,
-} from '../../functions/core/messages/outbound-queue';
+} from '../../functions/core/pipeline/outbound-queue';
 import type { OutboundMessage } from '../../functions/channels/whatsapp/driver';
 import { getConnection, setSessionState } from '../../functions/data/connection-repository';
 import {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { SessionCommandMessage } from '../../functions/core/connections/connection-service';
 import { simulatedPhoneNumber } from '../../functions/channels/whatsapp/simulator-driver';
 import { startWhatsAppWorker, type WhatsAppWorker } from '../../functions/channels/whatsapp/whatsapp-worker';
-import { config } from '../../functions/config';
+import { config } from '../../functions/shared/config';
 import { setSessionState } from '../../functions/data/connection-repository';
 import { authStateStore } from '../../functions/data/wa-auth-state-repository';
 import {

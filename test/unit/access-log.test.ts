@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logger } from '../../functions/core/logger';
+import { logger } from '../../functions/shared/logger';
 import { accessLog } from '../../functions/http/middleware/access-log';
 import { httpEvent, lambdaContext } from '../helpers/http-event';
 

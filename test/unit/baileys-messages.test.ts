@@ -15,8 +15,8 @@ import {
   type BaileysInboundContext,
 } from '../../functions/channels/whatsapp/baileys-inbound';
 import type { OutboundMessage } from '../../functions/channels/whatsapp/driver';
-import { inboundEventSchema } from '../../functions/core/inbound/inbound-event';
-import { outboundChangeId, outboundJobSchema, type OutboundChange } from '../../functions/core/messages/outbound-queue';
+import { inboundEventSchema } from '../../functions/core/pipeline/inbound-event';
+import { outboundChangeId, outboundJobSchema, type OutboundChange } from '../../functions/core/pipeline/outbound-queue';
 
 /**
  * Baileys' events as the inbound contract (D31) and our sends as Baileys' sendMessage (D34, D41). Messages

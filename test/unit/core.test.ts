@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../functions/config';
-import { Conflict, ServiceUnavailable } from '../../functions/core/errors';
+import { parseConfig } from '../../functions/shared/config';
+import { Conflict, ServiceUnavailable } from '../../functions/shared/errors';
 import { hashPassword, verifyPassword } from '../../functions/core/passwords';
 import { mapDynamoErrors } from '../../functions/data/errors';
 import { company, pad, searchForm } from '../../functions/data/keys';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/core/errors';
+import { DomainError } from '../../functions/shared/errors';
 import { fetchPage, MAX_SKIPPED_ITEMS } from '../../functions/core/paging';
 import { decodeCursor, encodeCursor } from '../../functions/data/cursor';
 import type { Page } from '../../functions/data/query-page';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseConfig, resetConfigForTests } from '../../functions/config';
+import { parseConfig, resetConfigForTests } from '../../functions/shared/config';
 import { passwordResetEmail } from '../../functions/core/auth/password-reset-email';
 import { emailSender, setEmailSenderForTests } from '../../functions/core/email/email-sender';
 import { createOutboxEmailSender, type OutboxMessage } from '../../functions/core/email/outbox-email-sender';

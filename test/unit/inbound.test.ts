@@ -6,11 +6,11 @@ import {
   type InboundEventInput,
 } from '../../functions/channels/inbound';
 import { contactSubjectOf } from '../../functions/core/inbound/contact-upsert';
-import type { InboundMessage } from '../../functions/core/inbound/inbound-event';
-import { lastMessagePreview, storedContent } from '../../functions/core/inbound/message-content';
+import type { InboundMessage } from '../../functions/core/pipeline/inbound-event';
+import { lastMessagePreview, storedContent } from '../../functions/core/pipeline/message-content';
 import { route, type RoutingInput } from '../../functions/core/inbound/routing';
 import { isWithinServiceHours, localTime } from '../../functions/core/inbound/schedule';
-import { outboundSendSchema, whatsappMessageId } from '../../functions/core/messages/outbound-queue';
+import { outboundSendSchema, whatsappMessageId } from '../../functions/core/pipeline/outbound-queue';
 import { defaultSchedules } from '../../functions/data/connection-repository';
 import { seededUlid, ulidTime } from '../../functions/data/ulids';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { metaSignature } from '../../functions/channels/meta/signature';
-import { resetConfigForTests } from '../../functions/config';
-import { resetSecretsForTests } from '../../functions/core/secrets';
+import { resetConfigForTests } from '../../functions/shared/config';
+import { resetSecretsForTests } from '../../functions/shared/secrets';
 import { handler } from '../../functions/http/connections';
 import { httpEvent, lambdaContext } from '../helpers/http-event';
 

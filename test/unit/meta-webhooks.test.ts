@@ -5,7 +5,7 @@ import {
   assertReplyWindowOpen,
   isReplyWindowOpen,
   replyWindowEndsAt,
-} from '../../functions/core/messages/reply-window';
+} from '../../functions/core/pipeline/reply-window';
 
 /** Meta webhooks (decisions D40): the signature check and the payload mappers, on payloads shaped like Meta's docs. */
 describe('X-Hub-Signature-256', () => {

@@ -4,7 +4,7 @@ import {
   maskEventNumbers,
   maskNumber,
   shouldMaskNumbers,
-} from '../../functions/core/contacts/number-mask';
+} from '../../functions/core/privacy/number-mask';
 
 describe('LGPD number masking', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   simulatedChatId,
   type SimulatedPhone,
 } from '../../functions/channels/whatsapp/simulator-driver';
-import { inboundEventSchema } from '../../functions/core/inbound/inbound-event';
+import { inboundEventSchema } from '../../functions/core/pipeline/inbound-event';
 import type { ReceivedMessage } from '../../functions/data/simulator-phone-repository';
 
 /**

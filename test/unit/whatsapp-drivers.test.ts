@@ -17,7 +17,7 @@ import {
   isSimulatorCreds,
   simulatedPhoneNumber,
 } from '../../functions/channels/whatsapp/simulator-driver';
-import { parseConfig } from '../../functions/config';
+import { parseConfig } from '../../functions/shared/config';
 import { fnv1a } from '../../functions/data/keys';
 
 /** The port's events as a log the tests read. */

@@ -1,5 +1,5 @@
-import { config } from '../../config';
-import { DomainError } from '../../core/errors';
+import { config } from '../../shared/config';
+import { DomainError } from '../../shared/errors';
 
 /**
  * The Graph API port (STYLE 5; decisions D40): everything ZapDesk asks Meta, behind one interface, so the

@@ -1,13 +1,13 @@
-import { isReplyWindowOpen } from '../../core/messages/reply-window';
+import { isReplyWindowOpen } from '../../core/pipeline/reply-window';
 import { confirmSent, failSend, planSend } from '../../core/messages/outbound-sender';
-import type { OutboundSend } from '../../core/messages/outbound-queue';
-import { logger } from '../../core/logger';
+import type { OutboundSend } from '../../core/pipeline/outbound-queue';
+import { logger } from '../../shared/logger';
 import { presignedMediaUrl } from '../../data/media-store';
 import { getMetaCredentials } from '../../data/meta-repository';
 import { claimProviderRef, type StoredMessage } from '../../data/message-repository';
 import { getTicket } from '../../data/ticket-repository';
 import { GraphError, graphApi, type MetaOutgoing } from './graph-client';
-import { decryptToken } from './token-cipher';
+import { decryptToken } from '../../shared/token-cipher';
 import { requireMetaSecret } from './webhook-service';
 
 /**

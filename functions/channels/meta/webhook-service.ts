@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { config } from '../../config';
-import { BadRequest, DomainError, Forbidden, Unauthorized } from '../../core/errors';
-import { errorFields, logger } from '../../core/logger';
+import { config } from '../../shared/config';
+import { BadRequest, DomainError, Forbidden, Unauthorized } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { detectAttachmentType, safeFileName } from '../../core/media/attachments';
-import { metaAppSecret } from '../../core/secrets';
+import { metaAppSecret } from '../../shared/secrets';
 import { putMediaObject } from '../../data/media-store';
 import { getMetaCredentials, getMetaTargets, type MetaTarget } from '../../data/meta-repository';
 import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { graphApi, type GraphApi } from './graph-client';
 import { isValidMetaSignature, verificationChallenge } from './signature';
-import { decryptToken } from './token-cipher';
+import { decryptToken } from '../../shared/token-cipher';
 import { mapMetaWebhook, type MetaDraft } from './webhook-mappers';
 
 /**

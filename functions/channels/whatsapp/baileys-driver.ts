@@ -12,7 +12,7 @@ import type {
   WAMessage,
   WASocket,
 } from '@whiskeysockets/baileys';
-import { errorFields, logger } from '../../core/logger';
+import { errorFields, logger } from '../../shared/logger';
 import { putMediaObject } from '../../data/media-store';
 import { mapCall, mapMessageUpdate, mapUpsertMessage, type BaileysInboundContext } from './baileys-inbound';
 import type {

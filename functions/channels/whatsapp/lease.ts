@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { errorFields, logger } from '../../core/logger';
+import { errorFields, logger } from '../../shared/logger';
 import {
   deleteDeadWorker,
   isWorkerDead,

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { config } from '../../config';
+import { config } from '../../shared/config';
 import { announceSessionChange, type SessionCommandMessage } from '../../core/connections/connection-service';
 import { beginMessageImport, importHistoryBatch, importsOldMessages } from '../../core/connections/message-import';
-import { InboundScope } from '../../core/inbound/inbound-scope';
-import { errorFields, logger } from '../../core/logger';
+import { ReadScope } from '../../data/read-scope';
+import { errorFields, logger } from '../../shared/logger';
 import {
   getConnection,
   getSessionCommands,
@@ -18,7 +18,7 @@ import {
   outboundSendSchema,
   type OutboundChange,
   type OutboundSend,
-} from '../../core/messages/outbound-queue';
+} from '../../core/pipeline/outbound-queue';
 import type { StoredMessage } from '../../data/message-repository';
 import { getMediaObject } from '../../data/media-store';
 import { deleteQueueMessage, receiveQueueMessages } from '../../data/queue-receiver';
@@ -53,6 +53,7 @@ import type {
 } from './driver';
 import { WorkerLease } from './lease';
 import { createSimulatorDriver, simulatedPhoneNumber } from './simulator-driver';
+import { companyTimeZone } from '../../core/settings/company-settings';
 
 /**
  * The WhatsApp worker (DESIGN §6, decisions D24 and D36): holds WhatsApp sessions, one lease per
@@ -498,7 +499,7 @@ class Worker implements WhatsAppWorker {
           this.inHistoryOrder(live, async () => {
             const connection = await getConnection(live.companyId, live.whatsappId);
             if (!connection) return;
-            const timeZone = await new InboundScope().timeZone(live.companyId);
+            const timeZone = await companyTimeZone(new ReadScope(), live.companyId);
             await importHistoryBatch(connection, batch, (event) => this.enqueue(event), timeZone);
           });
         },

@@ -1,4 +1,5 @@
-import { errorFields, logger } from '../../core/logger';
+import { errorFields, logger } from '../../shared/logger';
+import { startEntryPoint } from '../../realtime/entry-point';
 import { startWhatsAppWorker } from './whatsapp-worker';
 
 /**
@@ -14,6 +15,7 @@ import { startWhatsAppWorker } from './whatsapp-worker';
 /** ECS waits 30 s (stopTimeout) between SIGTERM and SIGKILL. */
 const STOP_DEADLINE_MS = 25_000;
 
+startEntryPoint();
 const worker = await startWhatsAppWorker();
 
 let stopping = false;

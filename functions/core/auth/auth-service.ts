@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { signAccessToken } from '../access-token';
-import type { AuthContext } from '../auth-context';
-import { Unauthorized } from '../errors';
-import { errorFields, logger } from '../logger';
+import type { AuthContext } from '../../shared/auth-context';
+import { Unauthorized } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { hashPassword, verifyPassword } from '../passwords';
 import { takeRateLimitSlots } from '../rate-limits';
 import { viewOf, type UserView } from '../users/user-service';
@@ -19,7 +19,7 @@ import {
   type SessionUser,
 } from '../../data/session-repository';
 import { findUserIdByEmail } from '../../data/user-repository';
-import { onlyUser, publish } from '../../realtime/publisher';
+import { onlyUser, publish } from '../notifier';
 import { isCompanyInactive } from './request-context';
 
 /**
@@ -85,11 +85,7 @@ const newRefreshToken = () => ({
  */
 export const announceSessionEnded = async (companyId: number, userId: number): Promise<void> => {
   try {
-    await publish(
-      companyId,
-      { channel: `company-${companyId}-auth`, action: 'update', user: { id: userId } },
-      onlyUser(userId),
-    );
+    await publish(companyId, { channel: 'auth', action: 'update', user: { id: userId } }, onlyUser(userId));
   } catch (err) {
     // The change stands; the old tab still ends at its next request (403, then the refresh's 401).
     logger.warn('session-ended event not sent', { companyId, userId, ...errorFields(err) });

@@ -1,10 +1,10 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { BadRequest, NotFound } from '../errors';
+import { BadRequest, NotFound } from '../../shared/errors';
 import { emailSender } from '../email/email-sender';
-import { logger } from '../logger';
+import { logger } from '../../shared/logger';
 import { hashPassword } from '../passwords';
 import { takeRateLimitSlots } from '../rate-limits';
-import { secretKey } from '../secrets';
+import { secretKey } from '../../shared/secrets';
 import {
   completePasswordReset,
   deleteResetCode,

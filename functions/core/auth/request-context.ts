@@ -1,11 +1,9 @@
-import type { RouteDef } from '../../routes';
-import { SUPER_COMPANY_ID, USER_FLAGS, type AuthContext, type UserFlag } from '../auth-context';
+import { PLAN_FLAGS, SUPER_COMPANY_ID, USER_FLAGS, type AuthContext, type UserFlag } from '../../shared/auth-context';
 import type { VerifiedAccessToken } from '../access-token';
-import { Forbidden } from '../errors';
+import { Forbidden } from '../../shared/errors';
 import { getPlan, type Plan } from '../../data/plan-repository';
 import { getUserAndCompany, type SessionUser } from '../../data/session-repository';
 import type { Company } from '../../data/company-repository';
-import { PLAN_FLAGS } from './plan-flags';
 
 /**
  * Who is calling, resolved once per authenticated request (issue 3, item 2): one strongly consistent
@@ -59,7 +57,7 @@ export const checkSession = (claims: Pick<VerifiedAccessToken, 'sessionId'>, use
 
 export const resolveAuthContext = async (
   claims: VerifiedAccessToken,
-  route: Pick<RouteDef, 'allowExpired'>,
+  route: { allowExpired?: boolean },
 ): Promise<AuthContext> => {
   const { user, company } = await getUserAndCompany(claims.companyId, claims.userId);
   checkSession(claims, user);

@@ -1,4 +1,4 @@
-import { Forbidden, TooManyRequests, ValidationError } from '../errors';
+import { Forbidden, TooManyRequests, ValidationError } from '../../shared/errors';
 import { hashPassword } from '../passwords';
 import { GLOBAL_SETTINGS } from '../settings/global-settings';
 import { getPlan } from '../../data/plan-repository';

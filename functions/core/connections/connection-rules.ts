@@ -1,4 +1,4 @@
-import type { FieldError } from '../errors';
+import type { FieldError } from '../../shared/errors';
 import type { Connection } from '../../data/connection-repository';
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { config } from '../../config';
-import type { PlanFlag } from '../../routes';
-import type { AuthContext } from '../auth-context';
-import { BadRequest, Forbidden, NotFound, type FieldError } from '../errors';
-import { errorFields, logger } from '../logger';
+import { config } from '../../shared/config';
+import type { PlanFlag } from '../../shared/auth-context';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Forbidden, NotFound, type FieldError } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { fetchPage, type PagingInput } from '../paging';
 import { getCompanySettingOne } from '../settings/company-settings';
@@ -32,7 +32,7 @@ import { getPlan } from '../../data/plan-repository';
 import { sendQueueMessage } from '../../data/queue-sender';
 import { listQueues } from '../../data/queue-repository';
 import { listUserIdsWithFlag } from '../../data/user-permission-repository';
-import { adminsAnd, publish } from '../../realtime/publisher';
+import { adminsAnd, publish } from '../notifier';
 import { connectionRuleErrors } from './connection-rules';
 
 /**
@@ -123,24 +123,12 @@ const announce = async (
     const views = await viewsOf(companyId, changed, { withToken: true });
     for (const view of views) {
       if (options.session) {
-        await publish(
-          companyId,
-          { channel: `company-${companyId}-whatsappSession`, action: 'update', session: view },
-          audience,
-        );
+        await publish(companyId, { channel: 'whatsappSession', action: 'update', session: view }, audience);
       }
-      await publish(
-        companyId,
-        { channel: `company-${companyId}-whatsapp`, action: 'update', whatsapp: view },
-        audience,
-      );
+      await publish(companyId, { channel: 'whatsapp', action: 'update', whatsapp: view }, audience);
     }
     if (options.deletedId !== undefined) {
-      await publish(
-        companyId,
-        { channel: `company-${companyId}-whatsapp`, action: 'delete', whatsappId: options.deletedId },
-        audience,
-      );
+      await publish(companyId, { channel: 'whatsapp', action: 'delete', whatsappId: options.deletedId }, audience);
     }
   } catch (err) {
     logger.warn('connection event not sent', { companyId, ...errorFields(err) });

@@ -12,12 +12,12 @@ import {
 } from '../../data/message-import-repository';
 import { closeTicket, getTicket, TicketChanged } from '../../data/ticket-repository';
 import { listUserIdsWithFlag } from '../../data/user-permission-repository';
-import { adminsAnd, publish } from '../../realtime/publisher';
-import type { AuthContext } from '../auth-context';
-import type { InboundEventInput, InboundMessage } from '../inbound/inbound-event';
-import { InboundScope } from '../inbound/inbound-scope';
-import { DEFAULT_TIME_ZONE } from '../inbound/schedule';
-import { errorFields, logger } from '../logger';
+import { adminsAnd, publish } from '../notifier';
+import type { AuthContext } from '../../shared/auth-context';
+import type { InboundEventInput, InboundMessage } from '../pipeline/inbound-event';
+import { ReadScope } from '../../data/read-scope';
+import { DEFAULT_TIME_ZONE } from '../settings/company-settings';
+import { errorFields, logger } from '../../shared/logger';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { announceSessionChange, findInCompany, requireManager } from './connection-service';
 
@@ -36,7 +36,6 @@ import { announceSessionChange, findInCompany, requireManager } from './connecti
  *    the imported tickets are closed at once when `closedTicketsPostImported`, else the connection shows
  *    `renderButtonCloseTickets` until an admin closes them (`POST /closedimported/{id}`).
  */
-export const importChannel = (companyId: number) => `importMessages-${companyId}`;
 
 /** Progress events go out every this many handled messages (and on the last one). */
 const PROGRESS_EVERY = 20;
@@ -57,7 +56,7 @@ const announceImport = async (
   event: { action: 'update'; status: ImportProgressView } | { action: 'refresh'; whatsappId: number },
 ): Promise<void> => {
   try {
-    await publish(companyId, { channel: importChannel(companyId), ...event }, await managers(companyId));
+    await publish(companyId, { channel: 'importMessages', ...event }, await managers(companyId));
   } catch (err) {
     logger.warn('import event not sent', { companyId, ...errorFields(err) });
   }
@@ -198,7 +197,7 @@ const closeImported = async (
   whatsappId: number,
   userId: number | null,
 ): Promise<{ closed: number; hasMore: boolean }> => {
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   let closed = 0;
   let handled = 0;
   for (;;) {

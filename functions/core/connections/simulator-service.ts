@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { config } from '../../config';
+import { config } from '../../shared/config';
 import type { Connection } from '../../data/connection-repository';
 import { mediaUrl, putMediaObject } from '../../data/media-store';
 import {
@@ -10,11 +10,11 @@ import {
   type ReceivedMessage,
 } from '../../data/simulator-phone-repository';
 import { newUlid } from '../../data/ulids';
-import type { AuthContext } from '../auth-context';
-import { BadRequest, NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, NotFound } from '../../shared/errors';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { findInCompany, requireChannelInPlan, requireManager } from './connection-service';
-import { queueSimulatorAction } from './worker-outbox';
+import { queueSimulatorAction } from '../pipeline/worker-outbox';
 
 /**
  * The phone simulator's customer side (DESIGN §6; decisions D36, D41): a connection manager plays a

@@ -12,9 +12,9 @@ import { getContact, type Contact } from '../../data/contact-repository';
 import { sendQueueMessage } from '../../data/queue-sender';
 import { getTags, listContactTagIds, MAX_TAGS_PER_ITEM, syncContactTags } from '../../data/tag-repository';
 import { closeTicket, getTicket, listContactTicketIds, TicketChanged } from '../../data/ticket-repository';
-import { Conflict } from '../errors';
-import { InboundScope } from '../inbound/inbound-scope';
-import { logger } from '../logger';
+import { Conflict } from '../../shared/errors';
+import { ReadScope } from '../../data/read-scope';
+import { logger } from '../../shared/logger';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { announceContact, announceContactRemoved } from './contact-service';
 
@@ -62,7 +62,7 @@ const ATTEMPTS = 5;
  * meanwhile is read again.
  */
 const moveTicket = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticketId: number,
   from: Contact,
   into: Contact,
@@ -112,7 +112,7 @@ const mergeParties = async (job: ContactMergeJob): Promise<{ from: Contact; into
 export const moveOpenTickets = async (companyId: number, fromId: number, intoId: number): Promise<void> => {
   const parties = await mergeParties({ companyId, from: fromId, into: intoId, pass: 0 });
   if (!parties) return;
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   for (const ticketId of await listOpenTicketIds(companyId, fromId)) {
     try {
       await moveTicket(scope, ticketId, parties.from, parties.into, { closeIfTargetOpen: false });
@@ -145,7 +145,7 @@ export const mergeContactHistory = async (
     return outcome;
   }
   const { from, into } = parties;
-  const scope = new InboundScope();
+  const scope = new ReadScope();
 
   const ticketIds = new Set([
     ...(await listOpenTicketIds(job.companyId, from.id)),

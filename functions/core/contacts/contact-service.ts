@@ -1,11 +1,11 @@
-import type { AuthContext } from '../auth-context';
-import { BadRequest, Conflict, NotFound } from '../errors';
-import { errorFields, logger } from '../logger';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Conflict, NotFound } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { fetchPage, type PagingInput } from '../paging';
 import { toContactView, type ContactView } from '../tickets/ticket-views';
 import { getCompanySettingsItem } from '../../data/settings-repository';
 import { listCompanyConnections } from '../../data/ws-connection-repository';
-import { publishToConnections, type Audience } from '../../realtime/publisher';
+import { managers, publishToConnections } from '../notifier';
 import {
   countCompanyContacts,
   createContact,
@@ -22,7 +22,7 @@ import {
   type ContactChannel,
   type ContactChanges,
 } from '../../data/contact-repository';
-import { maskContactFor, shouldMaskNumbers } from './number-mask';
+import { maskContactFor, shouldMaskNumbers } from '../privacy/number-mask';
 import { searchForm } from '../../data/keys';
 import { listContactsByTags, renameContactTagLinks } from '../../data/tag-repository';
 
@@ -47,8 +47,6 @@ const viewerMask = async (auth: AuthContext) => shouldMaskNumbers(auth, await hi
 
 const viewFor = (contact: Contact, mask: boolean): ContactView => maskContactFor(toContactView(contact), mask);
 
-const isAdminSocket: Audience = (c) => c.profile === 'admin' || c.super;
-
 /**
  * `company-{id}-contact` to every user of the company (contacts are company-wide, D42): admins get the
  * whole number, plain users the masked one when the company hides numbers. Best effort, like the users'.
@@ -60,21 +58,27 @@ const announce = async (
   try {
     const connections = await listCompanyConnections(companyId);
     if (connections.length === 0) return;
-    const channel = `company-${companyId}-contact`;
     if (event.action === 'delete') {
-      await publishToConnections(connections, { channel, action: 'delete', contactId: event.contactId }, () => true);
+      await publishToConnections(
+        connections,
+        companyId,
+        { channel: 'contact', action: 'delete', contactId: event.contactId },
+        () => true,
+      );
       return;
     }
     const mask = shouldMaskNumbers({ profile: 'user', super: false }, await hideNumberSetting(companyId));
     await publishToConnections(
       connections,
-      { channel, action: 'update', contact: viewFor(event.contact, false) },
-      isAdminSocket,
+      companyId,
+      { channel: 'contact', action: 'update', contact: viewFor(event.contact, false) },
+      managers,
     );
     await publishToConnections(
       connections,
-      { channel, action: 'update', contact: viewFor(event.contact, mask) },
-      (c) => !isAdminSocket(c),
+      companyId,
+      { channel: 'contact', action: 'update', contact: viewFor(event.contact, mask) },
+      (c) => !managers(c),
     );
   } catch (err) {
     logger.warn('contact event not sent', { companyId, ...errorFields(err) });

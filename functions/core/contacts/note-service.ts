@@ -1,6 +1,6 @@
-import type { AuthContext } from '../auth-context';
-import { BadRequest, NotFound } from '../errors';
-import { InboundScope } from '../inbound/inbound-scope';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, NotFound } from '../../shared/errors';
+import { ReadScope } from '../../data/read-scope';
 import { findVisibleTicket } from '../tickets/ticket-access';
 import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
 import { getContact } from '../../data/contact-repository';
@@ -42,7 +42,7 @@ const toView = (n: TicketNote, userName: string | null): NoteView => ({
 
 const noteNotFound = () => new NotFound('ERR_NO_NOTE_FOUND', 'Note not found');
 
-const announce = async (scope: InboundScope, ticket: Ticket): Promise<void> => {
+const announce = async (scope: ReadScope, ticket: Ticket): Promise<void> => {
   const contact = await getContact(ticket.companyId, ticket.contactId);
   if (!contact) return;
   await publishForTicket(scope, ticket, [
@@ -71,7 +71,7 @@ export const addTicketNote = async (
     userId: auth.userId,
     note: input.note,
   });
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   await announce(scope, ticket);
   return toView(note, await scope.userName(auth.companyId, auth.userId));
 };
@@ -83,7 +83,7 @@ export const listNotesOfTicket = async (
   const { ticket } = await findVisibleTicket(auth, input.ticketId);
   checkContact(ticket, input.contactId, 'query');
   const notes = await listTicketNotes(auth.companyId, ticket.contactId, ticket.id);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   return Promise.all(notes.map(async (n) => toView(n, await scope.userName(auth.companyId, n.userId))));
 };
 
@@ -102,5 +102,5 @@ export const removeTicketNote = async (auth: AuthContext, id: string): Promise<v
     throw err;
   });
   await deleteNote(note, auth.userId, auth.profile === 'admin' || auth.super);
-  if (ticket) await announce(new InboundScope(), ticket);
+  if (ticket) await announce(new ReadScope(), ticket);
 };

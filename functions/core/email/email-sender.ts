@@ -1,4 +1,4 @@
-import { config } from '../../config';
+import { config } from '../../shared/config';
 import { createOutboxEmailSender } from './outbox-email-sender';
 import { createSesEmailSender } from './ses-email-sender';
 

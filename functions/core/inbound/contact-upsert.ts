@@ -12,9 +12,9 @@ import {
 } from '../../data/contact-repository';
 import type { ReadAhead } from '../../data/consistent-reads';
 import { enqueueContactMerge, moveOpenTickets } from '../contacts/contact-merge';
-import { ServiceUnavailable } from '../errors';
-import { logger } from '../logger';
-import type { InboundMessage } from './inbound-event';
+import { ServiceUnavailable } from '../../shared/errors';
+import { logger } from '../../shared/logger';
+import type { InboundMessage } from '../pipeline/inbound-event';
 
 /**
  * One contact per person per company (data-model §2.12): whoever the event names — a phone number, a

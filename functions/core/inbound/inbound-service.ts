@@ -24,19 +24,20 @@ import {
 } from '../../data/inbound-batch-repository';
 import { getTicket, readOpenTicketAhead, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
-import { logger } from '../logger';
-import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
+import { logger } from '../../shared/logger';
+import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
 import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { upsertContact, contactSubjectOf } from './contact-upsert';
-import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from './inbound-event';
-import type { InboundScope } from './inbound-scope';
-import { lastMessagePreview, storedContent, type StoredContent } from './message-content';
+import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from '../pipeline/inbound-event';
+import type { ReadScope } from '../../data/read-scope';
+import { lastMessagePreview, storedContent, type StoredContent } from '../pipeline/message-content';
 import { route, type AutomaticReply } from './routing';
 import { handleRatingReply } from '../tickets/nps';
 import { findOrCreateTicket } from './ticket-find-or-create';
 import { countImportedMessage } from '../connections/message-import';
 import { recordImportedTicket } from '../../data/message-import-repository';
+import { companyTimeZone, routingSettings } from '../settings/company-settings';
 
 /**
  * The inbound pipeline after the queue (DESIGN §6; data-model §2.17, §4): contact upsert, ticket
@@ -60,7 +61,7 @@ export type InboundOutcome =
   | 'ignored:reaction-removed'
   | 'ignored:blocked-contact';
 
-export const handleInboundEvent = async (event: InboundEvent, scope: InboundScope): Promise<InboundOutcome> => {
+export const handleInboundEvent = async (event: InboundEvent, scope: ReadScope): Promise<InboundOutcome> => {
   switch (event.kind) {
     case 'message': {
       const outcome = await handleMessage(event, scope);
@@ -146,7 +147,7 @@ const storedMessageOf = (
   };
 };
 
-const handleMessage = async (event: InboundMessage, scope: InboundScope): Promise<InboundOutcome> => {
+const handleMessage = async (event: InboundMessage, scope: ReadScope): Promise<InboundOutcome> => {
   const { companyId, whatsappId } = event;
   const connection = await scope.connection(companyId, whatsappId);
   if (!connection) return 'ignored:unknown-connection';
@@ -238,7 +239,9 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
     current = (await getTicket(companyId, ticket.id)) ?? ticket;
     const ticketView = await ticketViewOf(scope, current, contact);
     await publishForTicket(scope, current, [
-      ...(contactChanged ? [{ channel: 'contact' as const, action: 'update', contact: toContactView(contact) }] : []),
+      ...(contactChanged
+        ? [{ channel: 'contact' as const, action: 'update' as const, contact: toContactView(contact) }]
+        : []),
       {
         channel: 'appMessage',
         action: 'create',
@@ -248,7 +251,7 @@ const handleMessage = async (event: InboundMessage, scope: InboundScope): Promis
       },
       { channel: 'ticket', action: 'update', ticket: ticketView },
       ...(event.fromMe && ticket.unreadMessages > 0
-        ? [{ channel: 'ticket' as const, action: 'updateUnread', ticketId: current.id }]
+        ? [{ channel: 'ticket' as const, action: 'updateUnread' as const, ticketId: current.id }]
         : []),
     ]);
   }
@@ -303,7 +306,7 @@ const assertRun = (events: readonly InboundMessage[]): InboundMessage => {
  */
 const prepareRun = async (
   events: readonly InboundMessage[],
-  scope: InboundScope,
+  scope: ReadScope,
 ): Promise<PreparedRun | InboundOutcome[]> => {
   const first = assertRun(events);
   const { companyId, whatsappId } = first;
@@ -356,15 +359,17 @@ const prepareRun = async (
  * After a stored run: its events — the contact (if it changed), one appMessage create per message in
  * order, one ticket update with the final state — then routing for each message, as the one-event path.
  */
-const announceRun = async (prepared: PreparedRun, current: Ticket, scope: InboundScope): Promise<InboundOutcome[]> => {
+const announceRun = async (prepared: PreparedRun, current: Ticket, scope: ReadScope): Promise<InboundOutcome[]> => {
   const { events, connection, contact, run } = prepared;
   const ticketView = await ticketViewOf(scope, current, contact);
   const contactView = toContactView(contact);
   await publishForTicket(scope, current, [
-    ...(prepared.contactChanged ? [{ channel: 'contact' as const, action: 'update', contact: contactView }] : []),
+    ...(prepared.contactChanged
+      ? [{ channel: 'contact' as const, action: 'update' as const, contact: contactView }]
+      : []),
     ...run.messages.map((message) => ({
       channel: 'appMessage' as const,
-      action: 'create',
+      action: 'create' as const,
       message: toMessageView(message, current),
       ticket: ticketView,
       contact: contactView,
@@ -378,7 +383,7 @@ const announceRun = async (prepared: PreparedRun, current: Ticket, scope: Inboun
 };
 
 /** A refused run (a provider id stored meanwhile, the ticket gone): one event at a time, idempotently. */
-const oneByOne = async (events: readonly InboundMessage[], scope: InboundScope): Promise<InboundOutcome[]> => {
+const oneByOne = async (events: readonly InboundMessage[], scope: ReadScope): Promise<InboundOutcome[]> => {
   const outcomes: InboundOutcome[] = [];
   for (const event of events) outcomes.push(await handleMessage(event, scope));
   return outcomes;
@@ -396,7 +401,7 @@ const oneByOne = async (events: readonly InboundMessage[], scope: InboundScope):
  */
 export const handleMessageRun = async (
   events: readonly InboundMessage[],
-  scope: InboundScope,
+  scope: ReadScope,
 ): Promise<InboundOutcome[]> => {
   const prepared = await prepareRun(events, scope);
   if (Array.isArray(prepared)) return prepared;
@@ -414,7 +419,7 @@ export const handleMessageRun = async (
  */
 export const handleMessageRuns = async (
   runs: readonly (readonly InboundMessage[])[],
-  scope: InboundScope,
+  scope: ReadScope,
 ): Promise<PromiseSettledResult<InboundOutcome[]>[]> => {
   if (runs.length === 1) return Promise.allSettled([handleMessageRun(runs[0]!, scope)]);
   const prepared = await Promise.allSettled(runs.map((events) => prepareRun(events, scope)));
@@ -455,7 +460,7 @@ export const handleMessageRuns = async (
 // ------------------------------------------------------------------------------------------- routing
 
 const answerAutomatically = async (
-  scope: InboundScope,
+  scope: ReadScope,
   event: InboundMessage,
   connection: Connection,
   ticket: Ticket,
@@ -473,8 +478,8 @@ const answerAutomatically = async (
   }
   const { companyId } = ticket;
   const [settings, timeZone, queues] = await Promise.all([
-    scope.settings(companyId),
-    scope.timeZone(companyId),
+    routingSettings(scope, companyId),
+    companyTimeZone(scope, companyId),
     scope.queues(companyId),
   ]);
   const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
@@ -497,7 +502,7 @@ const answerAutomatically = async (
  * gets each kind at most once, however often its contact writes or the event is redelivered.
  */
 const sendAutomaticReply = async (
-  scope: InboundScope,
+  scope: ReadScope,
   event: InboundMessage,
   ticket: Ticket,
   contact: Contact,
@@ -577,7 +582,7 @@ const sendAutomaticReply = async (
 
 const handleChange = async (
   event: InboundEdit | InboundDelete | InboundAck,
-  scope: InboundScope,
+  scope: ReadScope,
 ): Promise<InboundOutcome> => {
   const { companyId, whatsappId } = event;
   const ref = await getProviderRef(companyId, whatsappId, event.providerMessageId);

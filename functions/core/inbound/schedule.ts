@@ -12,8 +12,7 @@ export interface ServiceHours {
   endTimeB?: string;
 }
 
-/** The company's time zone when it has none stored (data-model §1.2). */
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+import { DEFAULT_TIME_ZONE } from '../settings/company-settings';
 
 const minutes = (hhmm: string | undefined): number | null => {
   const m = /^(\d{2}):(\d{2})$/.exec(hhmm ?? '');

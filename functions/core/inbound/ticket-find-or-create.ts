@@ -13,8 +13,8 @@ import {
   type Ticket,
   type TicketChannel,
 } from '../../data/ticket-repository';
-import { ServiceUnavailable } from '../errors';
-import { logger } from '../logger';
+import { ServiceUnavailable } from '../../shared/errors';
+import { logger } from '../../shared/logger';
 
 /**
  * The ticket an inbound message belongs to (data-model §2.14): the contact's not-closed ticket on the

@@ -30,11 +30,11 @@ import { getCompanySettingsItem, getGlobalSetting } from '../../data/settings-re
 import { createTicket, getOpenTicketId, getTicket, OtherOpenTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { getUser } from '../../data/user-repository';
-import type { AuthContext } from '../auth-context';
-import { BadRequest, Conflict, Forbidden, NotFound, ValidationError } from '../errors';
-import { InboundScope } from '../inbound/inbound-scope';
-import { errorFields, logger } from '../logger';
-import { lastMessagePreview } from '../inbound/message-content';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Conflict, Forbidden, NotFound, ValidationError } from '../../shared/errors';
+import { ReadScope } from '../../data/read-scope';
+import { errorFields, logger } from '../../shared/logger';
+import { lastMessagePreview } from '../pipeline/message-content';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { fetchPage } from '../paging';
 import { findVisibleTicket, findVisibleTicketByUuid, ticketNotFound, ticketViewerOf } from '../tickets/ticket-access';
@@ -42,10 +42,11 @@ import { publishForTicket, ticketViewOf, type TicketEvent } from '../tickets/tic
 import { toContactView, toMessageView, type MessageView, type TicketView } from '../tickets/ticket-views';
 import { canSeeTicket } from '../tickets/visibility';
 import type { InteractiveContent } from './interactive';
-import { enqueueOutbound, whatsappMessageId } from './outbound-queue';
+import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
 import { failSend } from './outbound-sender';
-import { assertReplyWindowOpen } from './reply-window';
+import { assertReplyWindowOpen } from '../pipeline/reply-window';
 import { transcribeAudio } from './transcription';
+import { companyTimeZone } from '../settings/company-settings';
 
 /**
  * The messages API (core spec §7 Messages, rules §4/§5; issue 5 item 3; decisions D50–D54). An attendant's
@@ -77,7 +78,7 @@ const noPermission = (message = 'No permission') => new Forbidden('ERR_NO_PERMIS
 // ------------------------------------------------------------------------------------------ events
 
 const publishMessage = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticketId: number,
   companyId: number,
   action: 'create' | 'update',
@@ -96,7 +97,7 @@ const publishMessage = async (
       ticket: ticketView,
       contact: toContactView(contact),
     },
-    ...(action === 'create' ? [{ channel: 'ticket' as const, action: 'update', ticket: ticketView }] : []),
+    ...(action === 'create' ? [{ channel: 'ticket' as const, action: 'update' as const, ticket: ticketView }] : []),
     ...extra,
   ]);
   return { ticket, ticketView };
@@ -131,7 +132,7 @@ export const listMessages = async (
   ref: string,
   query: { pageNumber: number; cursor?: string | undefined; selectedQueues?: number[] | undefined },
 ): Promise<MessagesPage> => {
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const found = await resolveTicket(auth, ref);
   let { ticket } = found;
   const contact = await getContact(auth.companyId, ticket.contactId);
@@ -166,7 +167,7 @@ export const listMessages = async (
     const view = contact ? await ticketViewOf(scope, ticket, contact) : null;
     await publishForTicket(scope, ticket, [
       { channel: 'ticket', action: 'updateUnread', ticketId: ticket.id },
-      ...(view ? [{ channel: 'ticket' as const, action: 'update', ticket: view }] : []),
+      ...(view ? [{ channel: 'ticket' as const, action: 'update' as const, ticket: view }] : []),
     ]);
   }
   return {
@@ -254,7 +255,7 @@ const dayOf = (at: Date, timeZone: string): string =>
  */
 const writeMessage = async (
   auth: AuthContext,
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   out: Outgoing,
@@ -339,13 +340,19 @@ const writeMessage = async (
       throw err;
     }
     try {
-      await countMessageOfDay(companyId, dayOf(new Date(message.createdAt), await scope.timeZone(companyId)), true);
+      await countMessageOfDay(
+        companyId,
+        dayOf(new Date(message.createdAt), await companyTimeZone(scope, companyId)),
+        true,
+      );
     } catch (err) {
       logger.warn('message count not added', { companyId, ...errorFields(err) });
     }
   }
   const published = await publishMessage(scope, ticket.id, companyId, 'create', message, [
-    ...(ticket.unreadMessages > 0 ? [{ channel: 'ticket' as const, action: 'updateUnread', ticketId: ticket.id }] : []),
+    ...(ticket.unreadMessages > 0
+      ? [{ channel: 'ticket' as const, action: 'updateUnread' as const, ticketId: ticket.id }]
+      : []),
   ]);
   return { message, ticket: published.ticketView };
 };
@@ -403,7 +410,7 @@ export const sendMessage = async (auth: AuthContext, ticketId: number, input: Se
   }
   const { ticket, contact } = await writableTicket(auth, ticketId, input.isPrivate);
   const media = input.mediaKey ? await uploadedMedia(auth.companyId, ticket.id, input.mediaKey) : undefined;
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const written = await writeMessage(auth, scope, ticket, contact, {
     body,
     isPrivate: input.isPrivate,
@@ -429,7 +436,7 @@ export const sendMedia = async (
   input: { files: MultipartFile[]; bodies: string[]; isPrivate: boolean; quotedMsgId?: string | undefined },
 ): Promise<SendResult[]> => {
   const { ticket, contact } = await writableTicket(auth, ticketId, input.isPrivate);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const results: SendResult[] = [];
   let current = ticket;
   for (const [i, file] of input.files.entries()) {
@@ -495,7 +502,7 @@ export const sendInteractive = async (
   content: InteractiveContent,
 ): Promise<SendResult> => {
   const { ticket, contact } = await writableTicket(auth, ticketId, false);
-  const written = await writeMessage(auth, new InboundScope(), ticket, contact, {
+  const written = await writeMessage(auth, new ReadScope(), ticket, contact, {
     body: content.body,
     isPrivate: false,
     interactive: content,
@@ -576,7 +583,7 @@ export const editMessage = async (auth: AuthContext, id: string, body: string): 
   if (ticket.lastMsgSk === messageSortKey(ref.ulid)) {
     await refreshLastMessage(auth.companyId, ref, lastMessagePreview(updated));
   }
-  await publishMessage(new InboundScope(), ticket.id, auth.companyId, 'update', updated);
+  await publishMessage(new ReadScope(), ticket.id, auth.companyId, 'update', updated);
   return toMessageView(updated);
 };
 
@@ -596,7 +603,7 @@ export const deleteMessage = async (auth: AuthContext, id: string): Promise<Mess
   if (erase && ticket.lastMsgSk === messageSortKey(ref.ulid)) {
     await refreshLastMessage(auth.companyId, ref, '');
   }
-  await publishMessage(new InboundScope(), ticket.id, auth.companyId, 'update', updated);
+  await publishMessage(new ReadScope(), ticket.id, auth.companyId, 'update', updated);
   return toMessageView(updated);
 };
 
@@ -631,7 +638,7 @@ export const forwardMessage = async (
   assertComposerOpen(target);
   const user = input.signMessage ? await getUser(auth.companyId, auth.userId) : null;
   const text = user && original.body.trim() ? `*${user.name}:*\n${original.body}` : original.body;
-  const written = await writeMessage(auth, new InboundScope(), target, contact, {
+  const written = await writeMessage(auth, new ReadScope(), target, contact, {
     body: text,
     isPrivate: false,
     isForwarded: true,

@@ -1,11 +1,11 @@
 import { getMessage, markSendFailed, raiseAck, type StoredMessage } from '../../data/message-repository';
 import { getTicket } from '../../data/ticket-repository';
-import { InboundScope } from '../inbound/inbound-scope';
+import { ReadScope } from '../../data/read-scope';
 import { publishForTicket } from '../tickets/ticket-events';
 import { toMessageView } from '../tickets/ticket-views';
-import { wakeHolder } from '../connections/worker-outbox';
+import { wakeHolder } from '../pipeline/worker-outbox';
 import { putOutboxItem } from '../../data/wa-outbox-repository';
-import type { OutboundChange, OutboundSend } from './outbound-queue';
+import type { OutboundChange, OutboundSend } from '../pipeline/outbound-queue';
 
 /**
  * The channel-independent half of a send (D34, D41): which stored message a job means, whether it may
@@ -45,7 +45,7 @@ export const planSend = async (send: OutboundSend): Promise<SendPlan> => {
 const publishUpdate = async (companyId: number, message: StoredMessage): Promise<void> => {
   const ticket = await getTicket(companyId, message.ticketId);
   if (!ticket) return;
-  await publishForTicket(new InboundScope(), ticket, [
+  await publishForTicket(new ReadScope(), ticket, [
     { channel: 'appMessage', action: 'update', message: toMessageView(message, ticket) },
   ]);
 };

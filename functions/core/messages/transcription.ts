@@ -1,6 +1,6 @@
-import { config } from '../../config';
-import { DomainError } from '../errors';
-import { logger } from '../logger';
+import { config } from '../../shared/config';
+import { DomainError } from '../../shared/errors';
+import { logger } from '../../shared/logger';
 
 /**
  * Audio transcription through OpenAI's `POST /audio/transcriptions` (model whisper-1) with the company's

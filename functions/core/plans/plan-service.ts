@@ -1,5 +1,5 @@
-import type { AuthContext } from '../auth-context';
-import { NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { NotFound } from '../../shared/errors';
 import { getCompany } from '../../data/company-repository';
 import { getPlan, listPlans, type Plan } from '../../data/plan-repository';
 

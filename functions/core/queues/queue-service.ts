@@ -1,6 +1,6 @@
 import { listQueues, type Queue } from '../../data/queue-repository';
-import type { AuthContext } from '../auth-context';
-import { NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { NotFound } from '../../shared/errors';
 
 /**
  * Queues as every signed-in user reads them (core §7 "Other": GET /queue, GET /queue/{id}): the new-ticket,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthContext } from '../auth-context';
-import { BadRequest, Forbidden } from '../errors';
-import { errorFields, logger } from '../logger';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Forbidden } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { fetchPage, type PagingInput } from '../paging';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
@@ -17,7 +17,7 @@ import {
   type QuickMessageChanges,
 } from '../../data/quick-message-repository';
 import { listCompanyConnections } from '../../data/ws-connection-repository';
-import { publishToConnections, type Audience } from '../../realtime/publisher';
+import { publishToConnections, type Audience } from '../notifier';
 
 /**
  * Quick replies (administration spec "Quick replies", §3 QuickMessage, §4, §5; core §7
@@ -82,8 +82,6 @@ const findChangeable = async (auth: AuthContext, id: number): Promise<QuickMessa
   return q;
 };
 
-const channelOf = (companyId: number) => `company-${companyId}-quickemessage`;
-
 /**
  * Sends the change to those who may see the reply now; those who saw it before and no longer may (it
  * stopped being shared, or was deleted) get `delete`. Best effort, like the other list events.
@@ -97,15 +95,20 @@ const announce = async (
   try {
     const connections = await listCompanyConnections(companyId);
     if (connections.length === 0) return;
-    const channel = channelOf(companyId);
     const seesNow: Audience = (c) => action !== 'delete' && seenBy(now, c.userId);
     const sawBefore: Audience = (c) => seenBy(before ?? now, c.userId);
     if (action !== 'delete') {
-      await publishToConnections(connections, { channel, action, record: toQuickMessageView(now) }, seesNow);
+      await publishToConnections(
+        connections,
+        companyId,
+        { channel: 'quickemessage', action, record: toQuickMessageView(now) },
+        seesNow,
+      );
     }
     await publishToConnections(
       connections,
-      { channel, action: 'delete', id: now.id },
+      companyId,
+      { channel: 'quickemessage', action: 'delete', id: now.id },
       (c) => sawBefore(c) && !seesNow(c) && (action === 'delete' || before !== undefined),
     );
   } catch (err) {

@@ -1,6 +1,7 @@
+import type { ReadScope } from '../../data/read-scope';
 import * as z from 'zod';
-import type { AuthContext } from '../auth-context';
-import { BadRequest, NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, NotFound } from '../../shared/errors';
 import { getCompany } from '../../data/company-repository';
 import { getCompanySettingsItem, setCompanySetting } from '../../data/settings-repository';
 
@@ -115,3 +116,40 @@ export const updateCompanySetting = async (
   }
   return withDefaults(await setCompanySetting(auth.companyId, column, parsed.data));
 };
+
+// ------------------------------------------------------------------- what automation reads, once a scope
+
+/** The company's time zone when it has none stored (data-model §1.2). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+/** The settings the inbound routing reads. */
+export interface RoutingSettings {
+  scheduleType: string;
+  sendGreetingMessageOneQueues: string;
+}
+
+const settingOf = (stored: Record<string, unknown>, column: CompanySettingColumn): string =>
+  String(stored[column] ?? COMPANY_SETTING_COLUMNS[column].default);
+
+/** The company's IANA time zone (DESIGN §10: every hour and day is computed in it). */
+export const companyTimeZone = (scope: ReadScope, companyId: number): Promise<string> =>
+  scope.memo(`timezone:${companyId}`, async () => {
+    const company = (await scope.company(companyId)) as { timezone?: string } | null;
+    return company?.timezone ?? DEFAULT_TIME_ZONE;
+  });
+
+export const routingSettings = (scope: ReadScope, companyId: number): Promise<RoutingSettings> =>
+  scope.memo(`settings:${companyId}`, async () => {
+    const stored = await scope.settingsItem(companyId);
+    return {
+      scheduleType: settingOf(stored, 'scheduleType'),
+      sendGreetingMessageOneQueues: settingOf(stored, 'sendGreetingMessageOneQueues'),
+    };
+  });
+
+/** LGPD: whether plain users see contact numbers masked (company setting `lgpdHideNumber`, D42). */
+export const hidesNumbers = (scope: ReadScope, companyId: number): Promise<boolean> =>
+  scope.memo(
+    `hideNumbers:${companyId}`,
+    async () => settingOf(await scope.settingsItem(companyId), 'lgpdHideNumber') === 'enabled',
+  );

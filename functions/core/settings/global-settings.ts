@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { AuthContext } from '../auth-context';
-import { Forbidden, NotFound, ValidationError } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { Forbidden, NotFound, ValidationError } from '../../shared/errors';
 import { getGlobalSetting, listGlobalSettings, putGlobalSetting } from '../../data/settings-repository';
 
 /**

@@ -1,8 +1,8 @@
-import type { AuthContext } from '../auth-context';
-import { BadRequest, Conflict, NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Conflict, NotFound } from '../../shared/errors';
 import { fetchPage, type PagingInput } from '../paging';
 import { announceContact } from '../contacts/contact-service';
-import { InboundScope } from '../inbound/inbound-scope';
+import { ReadScope } from '../../data/read-scope';
 import { findVisibleTicket } from '../tickets/ticket-access';
 import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
 import { getContact, getLiveContact } from '../../data/contact-repository';
@@ -134,7 +134,7 @@ export interface TicketTagsView {
 const announceTicket = async (ticket: TaggedTicket): Promise<void> => {
   const contact = await getContact(ticket.companyId, ticket.contactId);
   if (!contact) return;
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   await publishForTicket(scope, ticket, [
     { channel: 'ticket', action: 'update', ticket: await ticketViewOf(scope, ticket, contact) },
   ]);

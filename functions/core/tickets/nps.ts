@@ -1,7 +1,7 @@
 import type { Connection } from '../../data/connection-repository';
 import type { Contact } from '../../data/contact-repository';
 import { closeTicket, getTicket, transitionTicket, type Ticket } from '../../data/ticket-repository';
-import type { InboundScope } from '../inbound/inbound-scope';
+import type { ReadScope } from '../../data/read-scope';
 import { publishTicketChange } from './ticket-events';
 import { postAgentText } from './ticket-texts';
 
@@ -34,7 +34,7 @@ export const ratingOf = (score: number): number => Math.min(5, Math.max(1, Math.
 
 /** Resolve with rating: the ticket waits in `nps` (with its expiry timer) and the rating message goes out. */
 export const startRating = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   connection: Pick<Connection, 'ratingMessage' | 'expiresTicketNPS'>,
@@ -61,7 +61,7 @@ export const startRating = async (
 
 /** Closes a ticket that waited in `nps`, with the contact's score when there is one, and says goodbye. */
 const finish = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   connection: Pick<Connection, 'complationMessage'> | null,
@@ -88,7 +88,7 @@ const finish = async (
  * message's text). Answers the ticket as it is afterwards.
  */
 export const handleRatingReply = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   connection: Pick<Connection, 'ratingMessage' | 'complationMessage' | 'maxUseBotQueuesNPS'> | null,
@@ -111,7 +111,7 @@ export const handleRatingReply = async (
 };
 
 /** The NPS wait expired (ticket-timers tick): the ticket closes unrated, silently. */
-export const expireRating = async (scope: InboundScope, ticket: Ticket, contact: Contact): Promise<Ticket> => {
+export const expireRating = async (scope: ReadScope, ticket: Ticket, contact: Contact): Promise<Ticket> => {
   const closed = await closeTicket(ticket);
   await publishTicketChange(scope, ticket, closed, contact);
   return closed;

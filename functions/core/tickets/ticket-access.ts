@@ -1,7 +1,7 @@
 import { getTicket, getTicketByUuid, type Ticket } from '../../data/ticket-repository';
 import { getTicketViewers } from '../../data/ticket-viewer-repository';
-import type { AuthContext } from '../auth-context';
-import { Forbidden, NotFound } from '../errors';
+import type { AuthContext } from '../../shared/auth-context';
+import { Forbidden, NotFound } from '../../shared/errors';
 import { canSeeTicket, toTicketViewer, type TicketViewer } from './visibility';
 
 /**

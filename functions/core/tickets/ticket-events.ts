@@ -1,15 +1,12 @@
 import type { Contact } from '../../data/contact-repository';
 import type { Ticket } from '../../data/ticket-repository';
-import {
-  publishBatchToConnections,
-  publishToConnections,
-  type Audience,
-  type RealtimeEvent,
-} from '../../realtime/publisher';
-import { ticketAudience } from '../../realtime/ticket-audience';
-import { maskEventNumbers } from '../contacts/number-mask';
-import type { InboundScope } from '../inbound/inbound-scope';
-import { errorFields, logger } from '../logger';
+import type { CompanyEvent } from '../../contracts/realtime';
+import { managers, publishToConnections, type Audience } from '../notifier';
+import { hidesNumbers } from '../settings/company-settings';
+import { ticketAudience, ticketViewersOf } from './ticket-audience';
+import { maskEventNumbers } from '../privacy/number-mask';
+import type { ReadScope } from '../../data/read-scope';
+import { errorFields, logger } from '../../shared/logger';
 import { toTicketView, type TicketView } from './ticket-views';
 
 /**
@@ -17,7 +14,7 @@ import { toTicketView, type TicketView } from './ticket-views';
  * tickets and messages services. `scope` memoises the company reads (queues, connection, viewers,
  * settings) for one batch or one request.
  */
-export const ticketViewOf = async (scope: InboundScope, ticket: Ticket, contact: Contact): Promise<TicketView> => {
+export const ticketViewOf = async (scope: ReadScope, ticket: Ticket, contact: Contact): Promise<TicketView> => {
   const [queues, connection, userName] = await Promise.all([
     scope.queues(ticket.companyId),
     scope.connection(ticket.companyId, ticket.whatsappId),
@@ -32,34 +29,27 @@ export const ticketViewOf = async (scope: InboundScope, ticket: Ticket, contact:
 };
 
 /** An event about a ticket, on one of the company's channels (spec §7 real time). */
-export interface TicketEvent {
-  channel: 'appMessage' | 'ticket' | 'contact';
-  action: string;
-  [payload: string]: unknown;
-}
+export type TicketEvent = CompanyEvent<'appMessage' | 'ticket' | 'contact'>;
 
 /** Sends a ticket's events to the sockets whose user may see it; a failure is logged, never retried. */
-export const publishForTicket = async (scope: InboundScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
+export const publishForTicket = async (scope: ReadScope, ticket: Ticket, events: TicketEvent[]): Promise<void> => {
   try {
-    const snapshot = await scope.viewers(ticket.companyId);
+    const snapshot = await ticketViewersOf(scope, ticket.companyId);
     if (snapshot.connections.length === 0) return;
     const audience = ticketAudience(snapshot, ticket);
-    // LGPD (D42): where the company hides numbers, plain users get the contact's number masked.
-    const hideNumbers = await scope.hidesNumbers(ticket.companyId);
-    const manager: Audience = (c) => c.profile === 'admin' || c.super;
+    const { companyId } = ticket;
     // One frame per socket for all of them (decisions D83).
-    const full = events.map(
-      ({ channel, ...event }) => ({ ...event, channel: `company-${ticket.companyId}-${channel}` }) as RealtimeEvent,
-    );
-    if (!hideNumbers) {
-      await publishBatchToConnections(snapshot.connections, full, audience);
+    if (!(await hidesNumbers(scope, companyId))) {
+      await publishToConnections(snapshot.connections, companyId, events, audience);
       return;
     }
-    await publishBatchToConnections(snapshot.connections, full, (c) => audience(c) && manager(c));
-    await publishBatchToConnections(
+    // LGPD (D42): where the company hides numbers, plain users get the contact's number masked.
+    await publishToConnections(snapshot.connections, companyId, events, (c) => audience(c) && managers(c));
+    await publishToConnections(
       snapshot.connections,
-      full.map(maskEventNumbers),
-      (c) => audience(c) && !manager(c),
+      companyId,
+      events.map(maskEventNumbers),
+      (c) => audience(c) && !managers(c),
     );
   } catch (err) {
     logger.warn('ticket events not sent', { companyId: ticket.companyId, ticketId: ticket.id, ...errorFields(err) });
@@ -72,7 +62,7 @@ export const publishForTicket = async (scope: InboundScope, ticket: Ticket, even
  * their list drops it without a refresh. `after` null is a delete.
  */
 export const publishTicketChange = async (
-  scope: InboundScope,
+  scope: ReadScope,
   before: Ticket | null,
   after: Ticket | null,
   contact: Contact,
@@ -86,13 +76,14 @@ export const publishTicketChange = async (
       ]);
     }
     if (!before) return;
-    const snapshot = await scope.viewers(ticket.companyId);
+    const snapshot = await ticketViewersOf(scope, ticket.companyId);
     if (snapshot.connections.length === 0) return;
     const sawBefore = ticketAudience(snapshot, before);
     const seesAfter: Audience = after ? ticketAudience(snapshot, after) : () => false;
     await publishToConnections(
       snapshot.connections,
-      { channel: `company-${ticket.companyId}-ticket`, action: 'delete', ticketId: ticket.id },
+      ticket.companyId,
+      { channel: 'ticket', action: 'delete', ticketId: ticket.id },
       (c) => sawBefore(c) && !seesAfter(c),
     );
   } catch (err) {

@@ -25,9 +25,9 @@ import {
   type Ticket,
   type TicketStatus,
 } from '../../data/ticket-repository';
-import type { AuthContext } from '../auth-context';
-import { BadRequest } from '../errors';
-import { InboundScope } from '../inbound/inbound-scope';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest } from '../../shared/errors';
+import { ReadScope } from '../../data/read-scope';
 import { fetchPage, type PagingInput } from '../paging';
 import { ticketViewerOf } from './ticket-access';
 import { viewForCaller } from './ticket-service';
@@ -90,7 +90,7 @@ const statusesOf = (q: TicketListInput, viewer: TicketViewer): TicketStatus[] =>
 };
 
 /** The queues a list covers (0 = no queue): the selection, within what the caller may see. */
-const queuesOf = async (q: TicketListInput, viewer: TicketViewer, scope: InboundScope, companyId: number) => {
+const queuesOf = async (q: TicketListInput, viewer: TicketViewer, scope: ReadScope, companyId: number) => {
   const all = [...(await scope.queues(companyId)).keys()];
   const allowed = isManager(viewer) ? all : viewer.queueIds.filter((id) => all.includes(id));
   const selected = q.queueIds?.length ? q.queueIds.filter((id) => allowed.includes(id)) : allowed;
@@ -101,7 +101,7 @@ const queuesOf = async (q: TicketListInput, viewer: TicketViewer, scope: Inbound
 export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput): Promise<TicketListAnswer> => {
   const { companyId } = auth;
   const viewer = await ticketViewerOf(auth);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const search = q.searchParam?.trim() ?? '';
   const page = search
     ? await fetchPage(q, TICKET_PAGE_SIZE, (cursor) => searchTickets(companyId, viewer, q, search, cursor))
@@ -132,7 +132,7 @@ export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput):
 const listTabs = async (
   companyId: number,
   viewer: TicketViewer,
-  scope: InboundScope,
+  scope: ReadScope,
   q: TicketListInput,
 ): Promise<Page<Ticket> & { count?: number }> => {
   const manager = isManager(viewer);

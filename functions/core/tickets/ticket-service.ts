@@ -20,17 +20,18 @@ import {
 import { listTicketStreams, queueStream } from '../../data/ticket-list-repository';
 import { getTicketViewers } from '../../data/ticket-viewer-repository';
 import { getUser } from '../../data/user-repository';
-import type { AuthContext } from '../auth-context';
-import { maskContactFor, shouldMaskNumbers } from '../contacts/number-mask';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../errors';
-import { InboundScope } from '../inbound/inbound-scope';
-import { errorFields, logger } from '../logger';
+import type { AuthContext } from '../../shared/auth-context';
+import { maskContactFor, shouldMaskNumbers } from '../privacy/number-mask';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../shared/errors';
+import { ReadScope } from '../../data/read-scope';
+import { errorFields, logger } from '../../shared/logger';
 import { findVisibleTicket, findVisibleTicketByUuid, ticketNotFound, ticketViewerOf } from './ticket-access';
 import { publishTicketChange, ticketViewOf } from './ticket-events';
 import { ratingApplies, startRating } from './nps';
 import { postAgentText, postPrivateNote } from './ticket-texts';
 import type { TicketView } from './ticket-views';
 import { canSeeTicket, type TicketViewer } from './visibility';
+import { hidesNumbers } from '../settings/company-settings';
 
 /**
  * Tickets, one at a time (core §4 "Ticket", §7 Tickets; data-model §2.14): show, create, the transitions
@@ -59,12 +60,12 @@ const settingsOf = async (companyId: number) => {
 /** The ticket as the caller may see it: its contact's number masked for plain users under LGPD (D42). */
 export const viewForCaller = async (
   auth: AuthContext,
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
 ): Promise<TicketView> => {
   const view = await ticketViewOf(scope, ticket, contact);
-  const mask = shouldMaskNumbers(auth, (await scope.hidesNumbers(auth.companyId)) ? 'enabled' : 'disabled');
+  const mask = shouldMaskNumbers(auth, (await hidesNumbers(scope, auth.companyId)) ? 'enabled' : 'disabled');
   return mask ? { ...view, contact: maskContactFor(view.contact, true) } : view;
 };
 
@@ -91,7 +92,7 @@ export const fillText = (
 
 export const showTicket = async (auth: AuthContext, uuid: string): Promise<TicketView> => {
   const { ticket } = await findVisibleTicketByUuid(auth, uuid);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const contact = await contactOf(ticket);
   try {
     await recordTicketAccess(ticket, auth.userId);
@@ -178,7 +179,7 @@ export const createCompanyTicket = async (
   }
   const status: TicketStatus = contact.isGroup ? 'group' : input.status === 'pending' ? 'pending' : 'open';
   const chatId = chatIdOf(contact, connection);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   try {
     const ticket = await createTicket(companyId, {
       status,
@@ -257,7 +258,7 @@ export const updateCompanyTicket = async (
   const { ticket, viewer } = await findVisibleTicket(auth, id);
   const kind = transitionOf(ticket, input);
   const settings = await settingsOf(companyId);
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const contact = await contactOf(ticket);
   const manager = isManager(viewer);
   const mine = ticket.userId === auth.userId;
@@ -476,7 +477,7 @@ export const deleteCompanyTicket = async (auth: AuthContext, id: number): Promis
   const { ticket } = await findVisibleTicket(auth, id);
   const contact = await contactOf(ticket);
   await deleteTicketItems(ticket);
-  await publishTicketChange(new InboundScope(), ticket, null, contact);
+  await publishTicketChange(new ReadScope(), ticket, null, contact);
   await purgeTicketPartition(auth.companyId, id);
 };
 
@@ -493,7 +494,7 @@ export const closeAllTickets = async (
   input: { status: 'open' | 'pending'; selectedQueueIds?: number[] | undefined },
 ): Promise<{ closed: number; hasMore: boolean }> => {
   const { companyId } = auth;
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   const queues = await scope.queues(companyId);
   const selected = input.selectedQueueIds?.length ? input.selectedQueueIds : [...queues.keys(), 0];
   let closed = 0;
@@ -540,7 +541,7 @@ export const ticketTimeline = async (auth: AuthContext, id: number): Promise<Tic
   const userIds = [...new Set(entries.flatMap((e) => (e.userId === null ? [] : [e.userId])))];
   const [users, queues] = await Promise.all([
     getTicketViewers(auth.companyId, userIds),
-    new InboundScope().queues(auth.companyId),
+    new ReadScope().queues(auth.companyId),
   ]);
   const names = new Map(users.map((u) => [u.id, u.name]));
   return entries.map((e) => {

@@ -3,11 +3,11 @@ import type { Contact } from '../../data/contact-repository';
 import { claimProviderRef, messageWireId, storeMessage, type StoredMessage } from '../../data/message-repository';
 import { getTicket, type Ticket } from '../../data/ticket-repository';
 import { newUlid } from '../../data/ulids';
-import type { InboundScope } from '../inbound/inbound-scope';
-import { lastMessagePreview } from '../inbound/message-content';
-import { logger } from '../logger';
-import { enqueueOutbound, whatsappMessageId } from '../messages/outbound-queue';
-import { isReplyWindowOpen } from '../messages/reply-window';
+import type { ReadScope } from '../../data/read-scope';
+import { lastMessagePreview } from '../pipeline/message-content';
+import { logger } from '../../shared/logger';
+import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
+import { isReplyWindowOpen } from '../pipeline/reply-window';
 import { publishForTicket, ticketViewOf } from './ticket-events';
 import { toContactView, toMessageView } from './ticket-views';
 
@@ -18,7 +18,7 @@ import { toContactView, toMessageView } from './ticket-views';
  * text (the transition still happens) rather than failing the attendant's action.
  */
 export const postAgentText = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   body: string,
@@ -92,7 +92,7 @@ export const postAgentText = async (
  * attendant's message with `isPrivate`, shown to the team, never queued for the channel.
  */
 export const postPrivateNote = async (
-  scope: InboundScope,
+  scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   body: string,

@@ -2,7 +2,7 @@ import type { Contact } from '../../data/contact-repository';
 import { mediaUrl } from '../../data/media-store';
 import { messageSortKey, messageWireId, type StoredMessage } from '../../data/message-repository';
 import type { Ticket } from '../../data/ticket-repository';
-import { replyWindowEndsAt } from '../messages/reply-window';
+import { replyWindowEndsAt } from '../pipeline/reply-window';
 
 /**
  * Tickets, contacts and messages as the wire shows them (core spec §3 field names), built in one place for

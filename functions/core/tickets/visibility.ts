@@ -16,7 +16,9 @@
  * `allHistoric` is not a ticket permission: it opens other queues' past messages of a contact inside a
  * ticket the user already sees (data-model §2.17).
  */
-export type TicketStatus = 'open' | 'pending' | 'closed' | 'group' | 'lgpd' | 'nps';
+import type { TicketStatus } from '../../contracts/tickets';
+
+export type { TicketStatus };
 
 export interface TicketViewer {
   userId: number;

@@ -1,7 +1,7 @@
-import { USER_FLAGS, type AuthContext } from '../auth-context';
+import { USER_FLAGS, type AuthContext } from '../../shared/auth-context';
 import { randomUUID } from 'node:crypto';
-import { BadRequest, Forbidden, NotFound } from '../errors';
-import { errorFields, logger } from '../logger';
+import { BadRequest, Forbidden, NotFound } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 import { detectImageType } from '../media/images';
 import { fetchPage, type PagingInput } from '../paging';
 import { hashPassword } from '../passwords';
@@ -11,7 +11,8 @@ import { getConnection } from '../../data/connection-repository';
 import { listQueues } from '../../data/queue-repository';
 import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
 import { isOnline } from '../../data/user-presence-repository';
-import { adminsAnd, publish } from '../../realtime/publisher';
+import type { ChannelAction } from '../../contracts/realtime';
+import { adminsAnd, publish } from '../notifier';
 import {
   createUser,
   deleteUser,
@@ -80,9 +81,13 @@ const findInCompany = async (auth: AuthContext, id: number): Promise<User> => {
  * `company-{id}-user` (core spec §7): the users list of every admin, and the user's own tabs, follow
  * changes live. Best effort: the change is stored; a failed fan-out only costs liveness.
  */
-const announceUser = async (companyId: number, userId: number, event: { action: string; [k: string]: unknown }) => {
+const announceUser = async (
+  companyId: number,
+  userId: number,
+  event: { action: ChannelAction<'user'>; [k: string]: unknown },
+) => {
   try {
-    await publish(companyId, { channel: `company-${companyId}-user`, ...event }, adminsAnd([userId]));
+    await publish(companyId, { channel: 'user', ...event }, adminsAnd([userId]));
   } catch (err) {
     logger.warn('user event not sent', { companyId, userId, ...errorFields(err) });
   }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { config } from '../../config';
+import { config } from '../../shared/config';
 import { login, logout, me, refreshSession, REFRESH_TOKEN_TTL_SECONDS } from '../../core/auth/auth-service';
 import type { SessionAnswer } from '../../core/auth/auth-service';
 import { requestPasswordReset, resetPassword } from '../../core/auth/password-reset-service';

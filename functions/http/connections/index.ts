@@ -24,8 +24,8 @@ import {
   SIMULATOR_HISTORY_MAX,
 } from '../../core/connections/simulator-service';
 import { closeImportedTickets } from '../../core/connections/message-import';
-import { connectFacebookPages } from '../../channels/meta/connect-pages';
-import { connectCloudApiNumber } from '../../channels/meta/connect-cloud-api';
+import { connectCloudApiNumber, connectFacebookPages } from '../../core/connections/meta-connections';
+import { metaGraphAccess } from '../../channels/meta/meta-access';
 import { receiveMetaWebhook, verifyMetaWebhook } from '../../channels/meta/webhook-service';
 import { pagingQuery } from '../../core/paging';
 import {
@@ -238,7 +238,7 @@ export const handlers: AreaHandlers = {
       facebookUserToken: z.string({ error: 'Required' }).min(10, 'Too Short!').max(4096, 'Too Long!'),
       addInstagram: z.boolean().default(false),
     }),
-    handle: async ({ auth, body }) => connectFacebookPages(auth!, body),
+    handle: async ({ auth, body }) => connectFacebookPages(auth!, body, metaGraphAccess),
   }),
   // Meta's webhook handshake: echo hub.challenge as text when hub.verify_token is ours.
   'verify-meta-webhook': defineRoute({
@@ -313,7 +313,7 @@ export const handlers: AreaHandlers = {
         .regex(/^\d{5,30}$/, 'must be the WhatsApp Business Account id (digits)')
         .optional(),
     }),
-    handle: async ({ auth, body }) => respond(201, await connectCloudApiNumber(auth!, body)),
+    handle: async ({ auth, body }) => respond(201, await connectCloudApiNumber(auth!, body, metaGraphAccess)),
   }),
   'close-imported-tickets': defineRoute({
     params: z.object({ id: z.coerce.number().int().positive() }),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { ZodType } from 'zod';
-import { BadRequest, ValidationError, type FieldError } from '../../core/errors';
+import { BadRequest, ValidationError, type FieldError } from '../../shared/errors';
 import {
   callContent,
   callSchema,

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { logger } from '../../core/logger';
+import { logger } from '../../shared/logger';
 import { ROUTES } from '../../routes';
 import { API_BASE } from '../route-matcher';
 

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DomainError, ServiceUnavailable } from '../../core/errors';
-import { errorFields, logger } from '../../core/logger';
+import { DomainError, ServiceUnavailable } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
 
 const THROTTLING = new Set([
   'ProvisionedThroughputExceededException',

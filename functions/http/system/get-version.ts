@@ -1,4 +1,4 @@
-import { config } from '../../config';
+import { config } from '../../shared/config';
 import { defineRoute } from '../stack';
 
 /** GET /version — the product version the UI shows at the bottom of the menu (spec: 7.0.0). */

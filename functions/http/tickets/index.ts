@@ -10,9 +10,9 @@ import {
   updateCompanyTicket,
 } from '../../core/tickets/ticket-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
+import { TICKET_STATUSES } from '../../contracts/tickets';
 
-const STATUSES = ['open', 'pending', 'closed', 'group', 'lgpd', 'nps'] as const;
-const status = z.enum(STATUSES);
+const status = z.enum(TICKET_STATUSES);
 
 /** A query value that is a JSON list (the spec's `queueIds`, `tags`, ...), e.g. `[1,2]`; `[]` or '' is none. */
 const jsonList = <T extends z.ZodType>(item: T, max: number) =>

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { BadRequest } from '../../core/errors';
+import { BadRequest } from '../../shared/errors';
 import { pagingQuery } from '../../core/paging';
 import {
   createCompanyUser,

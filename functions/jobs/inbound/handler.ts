@@ -1,5 +1,4 @@
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { inboundEventSchema, type InboundEvent, type InboundMessage } from '../../core/inbound/inbound-event';
+import { inboundEventSchema, type InboundEvent, type InboundMessage } from '../../core/pipeline/inbound-event';
 import {
   handleInboundEvent,
   handleMessageRun,
@@ -8,10 +7,11 @@ import {
   runnable,
   type InboundOutcome,
 } from '../../core/inbound/inbound-service';
-import { InboundScope, SharedReads } from '../../core/inbound/inbound-scope';
+import { ReadScope, SharedReads } from '../../data/read-scope';
 import { contactSubjectOf } from '../../core/inbound/contact-upsert';
 import { readIdentitiesAhead } from '../../data/contact-repository';
-import { errorFields, logger } from '../../core/logger';
+import { errorFields, logger } from '../../shared/logger';
+import { sqsBatchConsumer, type ConsumerRecord } from '../consumer';
 import { getProviderRefs, MAX_RUN, providerRefKeyOf } from '../../data/inbound-batch-repository';
 
 /**
@@ -23,24 +23,7 @@ import { getProviderRefs, MAX_RUN, providerRefKeyOf } from '../../data/inbound-b
  * the queue's redrive policy parks them in the DLQ). An event that does not parse can never succeed: it is
  * logged (its problems, never its content) and dropped, so it cannot hold its chat back (D31).
  */
-type Parsed = { record: SQSRecord; event: InboundEvent } | { record: SQSRecord; event: null };
-
-const parse = (record: SQSRecord): Parsed => {
-  let body: unknown;
-  try {
-    body = JSON.parse(record.body);
-  } catch {
-    body = undefined;
-  }
-  const result = inboundEventSchema.safeParse(body);
-  if (result.success) return { record, event: result.data };
-  logger.error('inbound event dropped: invalid', {
-    messageId: record.messageId,
-    group: record.attributes.MessageGroupId,
-    problems: result.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-  });
-  return { record, event: null };
-};
+type Parsed = ConsumerRecord<InboundEvent>;
 
 /**
  * Where the batch's messages already landed, in one BatchGet (decisions D65): a message found there is a
@@ -48,7 +31,7 @@ const parse = (record: SQSRecord): Parsed => {
  * then every event takes the one-event path, which reads for itself.
  */
 const storedRefs = async (items: readonly Parsed[]): Promise<Set<string> | null> => {
-  const keys = items.flatMap(({ event }) =>
+  const keys = items.flatMap(({ body: event }) =>
     event && runnable(event)
       ? [{ companyId: event.companyId, whatsappId: event.whatsappId, providerId: event.providerMessageId }]
       : [],
@@ -72,13 +55,13 @@ const refOf = (event: InboundEvent): string =>
  */
 const runLength = (items: readonly Parsed[], start: number, pinned: Set<string> | null): number => {
   if (!pinned) return 0;
-  const head = items[start]?.event;
+  const head = items[start]?.body;
   if (!head || !runnable(head)) return 0;
   const key = runKey(head);
   const seen = new Set<string>();
   let n = 0;
   for (let i = start; i < items.length && n < MAX_RUN; i += 1) {
-    const event = items[i]!.event;
+    const event = items[i]!.body;
     if (!event || !runnable(event) || runKey(event) !== key) break;
     const ref = refOf(event);
     if (pinned.has(ref) || seen.has(ref)) break;
@@ -96,94 +79,82 @@ const runLength = (items: readonly Parsed[], start: number, pinned: Set<string> 
 export const SHARED_READS = { configMs: 1_000, viewersMs: 250 } as const;
 const shared = new SharedReads(SHARED_READS);
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const scope = new InboundScope(shared);
-  const groups = new Map<string, Parsed[]>();
-  for (const record of event.Records) {
-    const group = record.attributes.MessageGroupId ?? record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), parse(record)]);
-  }
-  // The chats' contact identities are read with the provider ids, in the same request (decisions D84).
-  for (const items of groups.values()) {
-    const first = items[0]?.event;
-    if (first && runnable(first)) {
-      readIdentitiesAhead(scope.readAhead, first.companyId, contactSubjectOf(first).identities);
-    }
-  }
-  // Provider ids already pinned: stored before this batch, then each one this batch handles.
-  const pinned = await storedRefs([...groups.values()].flat());
-
-  const failures: SQSBatchItemFailure[] = [];
-  const outcomes: Record<string, number> = {};
-  const count = (outcome: InboundOutcome | 'invalid') => (outcomes[outcome] = (outcomes[outcome] ?? 0) + 1);
-
-  const fail = (items: readonly Parsed[], from: number, err: unknown, run: number) => {
-    const { record, event: inbound } = items[from]!;
-    logger.error('inbound event failed; it and the rest of its chat will be retried', {
-      messageId: record.messageId,
-      companyId: inbound?.companyId,
-      whatsappId: inbound?.whatsappId,
-      kind: inbound?.kind,
-      ...(run > 1 ? { run } : {}),
-      receiveCount: record.attributes.ApproximateReceiveCount,
-      ...errorFields(err),
-    });
-    failures.push(...items.slice(from).map((p) => ({ itemIdentifier: p.record.messageId })));
-  };
-
-  // Chats whose whole share of the batch is one run are written together, in one transaction (D65).
-  const whole = [...groups.values()].filter((items) => runLength(items, 0, pinned) === items.length);
-  const rest = [...groups.values()].filter((items) => !whole.includes(items));
-
-  const together = async () => {
-    if (whole.length === 0) return;
-    let settled: PromiseSettledResult<InboundOutcome[]>[];
-    try {
-      settled = await handleMessageRuns(
-        whole.map((items) => items.map((p) => p.event as InboundMessage)),
-        scope,
-      );
-    } catch (err) {
-      for (const items of whole) fail(items, 0, err, items.length);
-      return;
-    }
-    settled.forEach((result, i) => {
-      if (result.status === 'fulfilled') result.value.forEach(count);
-      else fail(whole[i]!, 0, result.reason, whole[i]!.length);
-    });
-  };
-
-  const oneChat = async (items: Parsed[]) => {
-    for (let i = 0; i < items.length;) {
-      const inbound = items[i]!.event;
-      if (!inbound) {
-        count('invalid');
-        i += 1;
-        continue;
+export const handler = sqsBatchConsumer({
+  name: 'inbound event',
+  schema: inboundEventSchema,
+  describe: (e) => ({ companyId: e.companyId, whatsappId: e.whatsappId, kind: e.kind }),
+  handleBatch: async ({ groups, fail }) => {
+    const scope = new ReadScope(shared);
+    // The chats' contact identities are read with the provider ids, in the same request (decisions D84).
+    for (const items of groups) {
+      const first = items[0]?.body;
+      if (first && runnable(first)) {
+        readIdentitiesAhead(scope.readAhead, first.companyId, contactSubjectOf(first).identities);
       }
-      const run = runLength(items, i, pinned);
+    }
+    // Provider ids already pinned: stored before this batch, then each one this batch handles.
+    const pinned = await storedRefs(groups.flat());
+
+    const outcomes: Record<string, number> = {};
+    let failed = 0;
+    const count = (outcome: InboundOutcome | 'invalid') => (outcomes[outcome] = (outcomes[outcome] ?? 0) + 1);
+    const failRun = (items: readonly Parsed[], from: number, err: unknown, run: number) => {
+      failed += items.length - from;
+      fail(items, from, err, run > 1 ? { run } : {});
+    };
+
+    // Chats whose whole share of the batch is one run are written together, in one transaction (D65).
+    const whole = groups.filter((items) => runLength(items, 0, pinned) === items.length);
+    const rest = groups.filter((items) => !whole.includes(items));
+
+    const together = async () => {
+      if (whole.length === 0) return;
+      let settled: PromiseSettledResult<InboundOutcome[]>[];
       try {
-        if (run > 0) {
-          const events = items.slice(i, i + run).map((p) => p.event as InboundMessage);
-          for (const outcome of await handleMessageRun(events, scope)) count(outcome);
-        } else {
-          count(await handleInboundEvent(inbound, scope));
-        }
+        settled = await handleMessageRuns(
+          whole.map((items) => items.map((p) => p.body as InboundMessage)),
+          scope,
+        );
       } catch (err) {
-        fail(items, i, err, run);
+        for (const items of whole) failRun(items, 0, err, items.length);
         return;
       }
-      // Their provider ids are pinned now: a repeat later in this chat's share of the batch is no new
-      // message, so it takes the one-event path, which finds the pin (runs pin without a condition, D84).
-      for (const p of items.slice(i, i + Math.max(run, 1))) {
-        if (p.event?.kind === 'message') pinned?.add(refOf(p.event));
+      settled.forEach((result, i) => {
+        if (result.status === 'fulfilled') result.value.forEach(count);
+        else failRun(whole[i]!, 0, result.reason, whole[i]!.length);
+      });
+    };
+
+    const oneChat = async (items: Parsed[]) => {
+      for (let i = 0; i < items.length;) {
+        const inbound = items[i]!.body;
+        if (!inbound) {
+          count('invalid');
+          i += 1;
+          continue;
+        }
+        const run = runLength(items, i, pinned);
+        try {
+          if (run > 0) {
+            const events = items.slice(i, i + run).map((p) => p.body as InboundMessage);
+            for (const outcome of await handleMessageRun(events, scope)) count(outcome);
+          } else {
+            count(await handleInboundEvent(inbound, scope));
+          }
+        } catch (err) {
+          failRun(items, i, err, run);
+          return;
+        }
+        // Their provider ids are pinned now: a repeat later in this chat's share of the batch is no new
+        // message, so it takes the one-event path, which finds the pin (runs pin without a condition, D84).
+        for (const p of items.slice(i, i + Math.max(run, 1))) {
+          if (p.body?.kind === 'message') pinned?.add(refOf(p.body));
+        }
+        i += Math.max(run, 1);
       }
-      i += Math.max(run, 1);
-    }
-  };
+    };
 
-  await Promise.all([together(), ...rest.map(oneChat)]);
-
-  logger.info('inbound batch', { records: event.Records.length, failed: failures.length, outcomes });
-  return { batchItemFailures: failures };
-};
+    await Promise.all([together(), ...rest.map(oneChat)]);
+    logger.info('inbound batch', { records: groups.flat().length, failed, outcomes });
+  },
+});

@@ -1,9 +1,9 @@
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { dispatchMetaSend } from '../../channels/meta/send-meta-message';
-import { queueWhatsAppSend } from '../../core/connections/worker-outbox';
-import type { InboundChannel } from '../../core/inbound/inbound-event';
-import { errorFields, logger } from '../../core/logger';
-import { outboundJobSchema, type OutboundJob, type OutboundSend } from '../../core/messages/outbound-queue';
+import { queueWhatsAppSend } from '../../core/pipeline/worker-outbox';
+import type { InboundChannel } from '../../core/pipeline/inbound-event';
+import { logger } from '../../shared/logger';
+import { sqsConsumer } from '../consumer';
+import { outboundJobSchema, type OutboundJob, type OutboundSend } from '../../core/pipeline/outbound-queue';
 import { queueWhatsAppChange } from '../../core/messages/outbound-sender';
 
 /**
@@ -28,65 +28,26 @@ export const OUTBOUND_DISPATCH: Partial<Record<InboundChannel, OutboundDispatch>
   instagram: dispatchMetaSend,
 };
 
-type Parsed = { record: SQSRecord; send: OutboundJob | null };
-
-const parse = (record: SQSRecord): Parsed => {
-  let body: unknown;
-  try {
-    body = JSON.parse(record.body);
-  } catch {
-    body = undefined;
-  }
-  const result = outboundJobSchema.safeParse(body);
-  if (result.success) return { record, send: result.data };
-  logger.error('outbound send dropped: invalid', {
-    messageId: record.messageId,
-    problems: result.error.issues.slice(0, 10).map((i) => `${i.path.join('.') || 'body'}: ${i.message}`),
-  });
-  return { record, send: null };
+const dispatchOf = (job: OutboundJob): (() => Promise<void>) | undefined => {
+  if (job.kind !== 'send') return () => queueWhatsAppChange(job);
+  const dispatch = OUTBOUND_DISPATCH[job.channel];
+  return dispatch && (() => dispatch(job));
 };
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const groups = new Map<string, Parsed[]>();
-  for (const record of event.Records) {
-    const group = record.attributes.MessageGroupId ?? record.messageId;
-    groups.set(group, [...(groups.get(group) ?? []), parse(record)]);
-  }
-  const failures: SQSBatchItemFailure[] = [];
-  await Promise.all(
-    [...groups.values()].map(async (items) => {
-      for (let i = 0; i < items.length; i += 1) {
-        const { record, send } = items[i]!;
-        if (!send) continue;
-        let run: (() => Promise<void>) | undefined;
-        if (send.kind === 'send') {
-          const dispatch = OUTBOUND_DISPATCH[send.channel];
-          if (dispatch) run = () => dispatch(send);
-        } else run = () => queueWhatsAppChange(send);
-        if (!run) {
-          logger.error('outbound send dropped: no sender for its channel', {
-            companyId: send.companyId,
-            whatsappId: send.whatsappId,
-            channel: send.channel,
-          });
-          continue;
-        }
-        try {
-          await run();
-        } catch (err) {
-          logger.error('outbound send failed; it and the rest of its chat will be retried', {
-            messageId: record.messageId,
-            companyId: send.companyId,
-            whatsappId: send.whatsappId,
-            channel: send.channel,
-            receiveCount: record.attributes.ApproximateReceiveCount,
-            ...errorFields(err),
-          });
-          failures.push(...items.slice(i).map((p) => ({ itemIdentifier: p.record.messageId })));
-          return;
-        }
-      }
-    }),
-  );
-  return { batchItemFailures: failures };
-};
+export const handler = sqsConsumer({
+  name: 'outbound send',
+  schema: outboundJobSchema,
+  describe: (job) => ({ companyId: job.companyId, whatsappId: job.whatsappId, channel: job.channel }),
+  handle: async (job) => {
+    const run = dispatchOf(job);
+    if (!run) {
+      logger.error('outbound send dropped: no sender for its channel', {
+        companyId: job.companyId,
+        whatsappId: job.whatsappId,
+        channel: job.channel,
+      });
+      return;
+    }
+    await run();
+  },
+});

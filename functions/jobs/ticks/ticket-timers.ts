@@ -1,6 +1,6 @@
-import type { ScheduledEvent } from 'aws-lambda';
-import { InboundScope } from '../../core/inbound/inbound-scope';
-import { errorFields, logger } from '../../core/logger';
+import { ReadScope } from '../../data/read-scope';
+import { minuteTick } from '../consumer';
+import { errorFields, logger } from '../../shared/logger';
 import { expireRating } from '../../core/tickets/nps';
 import { getContact } from '../../data/contact-repository';
 import { getTickCheckpoint, setTickCheckpoint } from '../../data/tick-repository';
@@ -24,7 +24,7 @@ export const runTicketTimers = async (now = new Date()): Promise<{ expired: numb
     checkpoint ? Date.parse(`${checkpoint}:00.000Z`) + 60_000 : current - 60 * 60_000,
     current - MAX_CATCH_UP_MINUTES * 60_000,
   );
-  const scope = new InboundScope();
+  const scope = new ReadScope();
   let expired = 0;
   for (let minute = from; minute <= current; minute += 60_000) {
     for (const due of await listDueTimers(minuteOf(minute))) {
@@ -47,7 +47,7 @@ export const runTicketTimers = async (now = new Date()): Promise<{ expired: numb
   return { expired };
 };
 
-export const handler = async (_event: ScheduledEvent): Promise<void> => {
+export const handler = minuteTick(async () => {
   const { expired } = await runTicketTimers();
   if (expired > 0) logger.info('ticket timers', { expired });
-};
+});

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { secretKey } from '../../core/secrets';
+import { secretKey } from './secrets';
 
 /**
  * Meta access tokens at rest (decisions D40): AES-256-GCM under a key derived from the application secret

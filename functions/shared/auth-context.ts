@@ -1,5 +1,3 @@
-import type { PlanFlag } from '../routes';
-
 /**
  * Who is calling, resolved once per request by the handler stack and passed to every service.
  * Issue 3 (accounts) resolves the per-user and plan flags from the stored user and company; the
@@ -33,3 +31,19 @@ export type UserFlag = (typeof USER_FLAGS)[number];
 
 /** The super company: its super users run the platform. */
 export const SUPER_COMPANY_ID = 1;
+
+/** Every plan flag the spec names (core §3, Plan); a route may be gated by one (functions/routes.ts). */
+export const PLAN_FLAGS = [
+  'useWhatsapp',
+  'useFacebook',
+  'useInstagram',
+  'useCampaigns',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+] as const;
+
+export type PlanFlag = (typeof PLAN_FLAGS)[number];

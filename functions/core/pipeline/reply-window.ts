@@ -1,5 +1,5 @@
 import type { Ticket } from '../../data/ticket-repository';
-import { Forbidden } from '../errors';
+import { Forbidden } from '../../shared/errors';
 
 /**
  * Meta's reply window (core spec §8: "Facebook channels warn that replies are allowed for 24 h"; decisions

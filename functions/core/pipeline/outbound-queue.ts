@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { sendQueueMessage } from '../../data/queue-sender';
-import { INBOUND_CHANNELS } from '../inbound/inbound-event';
+import { INBOUND_CHANNELS } from './inbound-event';
 
 /**
  * The outbound send contract (DESIGN §6 "Outbound"; docs/decisions.md D34). Whoever writes a message to be

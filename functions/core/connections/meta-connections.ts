@@ -1,13 +1,14 @@
-import { config } from '../../config';
-import type { AuthContext } from '../../core/auth-context';
+import type { AuthContext } from '../../shared/auth-context';
 import {
   announceSessionChange,
   canManageConnections,
   planConnectionLimit,
+  requireChannelInPlan,
+  requireManager,
   showConnection,
   type ConnectionView,
-} from '../../core/connections/connection-service';
-import { Conflict, Forbidden } from '../../core/errors';
+} from './connection-service';
+import { Conflict, Forbidden } from '../../shared/errors';
 import {
   createConnection,
   getConnection,
@@ -22,9 +23,7 @@ import {
   setMetaToken,
   type MetaTargetKind,
 } from '../../data/meta-repository';
-import { graphApi } from './graph-client';
-import { encryptToken } from './token-cipher';
-import { MetaNotConfigured, requireMetaSecret } from './webhook-service';
+import { encryptToken } from '../../shared/token-cipher';
 
 /**
  * POST /facebook (core spec §7 Connections; decisions D40): the browser's Facebook login gives a user id
@@ -35,6 +34,33 @@ import { MetaNotConfigured, requireMetaSecret } from './webhook-service';
  * connection; a page another company connected is skipped. Tokens are stored encrypted beside the
  * connection and never answered.
  */
+/**
+ * What connecting Meta pages and numbers asks of the Graph API: the port the channel adapter implements
+ * (functions/channels/meta/graph-client.ts, opened by functions/channels/meta/meta-access.ts). Each opener
+ * answers 503 ERR_META_NOT_CONFIGURED when the server has no Meta app; the services open it only after
+ * their permission and plan checks, so a user without the right hears that first.
+ */
+export interface MetaConnectGraph {
+  exchangeUserToken(userToken: string): Promise<string>;
+  listPages(
+    userId: string,
+    userToken: string,
+  ): Promise<{ id: string; name: string; accessToken: string; instagram?: { id: string; username?: string } }[]>;
+  subscribePage(pageId: string, pageToken: string): Promise<void>;
+  getCloudPhoneNumber(
+    phoneNumberId: string,
+    token: string,
+  ): Promise<{ displayPhoneNumber: string; verifiedName: string }>;
+  subscribeBusinessAccount(businessAccountId: string, token: string): Promise<void>;
+}
+
+export interface MetaGraphAccess {
+  /** The Graph API with the app's secret (webhooks and sends need only that). */
+  open(): Promise<MetaConnectGraph>;
+  /** The same for the Facebook login, which also needs the app's id for the token exchange. */
+  forLogin(): Promise<MetaConnectGraph>;
+}
+
 export interface MetaLink {
   channel: Extract<ConnectionChannel, 'facebook' | 'instagram' | 'whatsappapi'>;
   kind: MetaTargetKind;
@@ -122,6 +148,7 @@ export interface FacebookConnectResult {
 export const connectFacebookPages = async (
   auth: AuthContext,
   input: { facebookUserId: string; facebookUserToken: string; addInstagram: boolean },
+  meta: MetaGraphAccess,
 ): Promise<FacebookConnectResult> => {
   if (!canManageConnections(auth)) throw new Forbidden('ERR_NO_PERMISSION', 'Connections are managed by admins');
   if (auth.planFlags.useFacebook === false) {
@@ -130,10 +157,8 @@ export const connectFacebookPages = async (
   if (input.addInstagram && auth.planFlags.useInstagram === false) {
     throw new Forbidden('ERR_NO_PERMISSION', 'The plan does not include instagram connections');
   }
-  const secret = await requireMetaSecret();
-  // The token exchange names our app: without its id Meta would refuse with a puzzling message.
-  if (!config().META_APP_ID) throw new MetaNotConfigured();
-  const graph = graphApi(secret);
+  // The token exchange names our app: the adapter refuses (503) when the app's id or secret is missing.
+  const graph = await meta.forLogin();
   const userToken = await graph.exchangeUserToken(input.facebookUserToken);
   const pages = await graph.listPages(input.facebookUserId, userToken);
 
@@ -164,4 +189,60 @@ export const connectFacebookPages = async (
     }
   }
   return result;
+};
+
+/**
+ * POST /whatsapp/cloud-api (decisions D76): a WhatsApp Cloud API number (channel `whatsappapi`) becomes a
+ * connection. The spec has no call for it (its product knows only Baileys, Facebook and Instagram); an
+ * admin who set the number up in Meta's WhatsApp Manager gives its phone number id and a permanent
+ * (system user) access token, optionally the WhatsApp Business Account id to subscribe our app to its
+ * webhooks. The token is checked by reading the number with it before anything is stored; the number's
+ * display phone becomes the connection's number; the token is stored encrypted beside the connection
+ * (D40) and never answered or logged.
+ */
+export interface CloudApiInput {
+  name?: string | undefined;
+  phoneNumberId: string;
+  accessToken: string;
+  businessAccountId?: string | undefined;
+}
+
+export const connectCloudApiNumber = async (
+  auth: AuthContext,
+  input: CloudApiInput,
+  meta: MetaGraphAccess,
+): Promise<ConnectionView> => {
+  requireManager(auth);
+  requireChannelInPlan(auth, 'whatsappapi');
+  const graph = await meta.open();
+  const existing = await getMetaTarget('waphone', input.phoneNumberId);
+  if (existing) {
+    const stillThere =
+      existing.companyId === auth.companyId && (await getConnection(auth.companyId, existing.whatsappId));
+    // Another company's number answers like any other taken one: its owner is never named.
+    if (stillThere || existing.companyId !== auth.companyId) {
+      throw new Conflict('ERR_META_ALREADY_CONNECTED', 'This WhatsApp number is already connected', {
+        externalId: input.phoneNumberId,
+      });
+    }
+    await deleteMetaLink(auth.companyId, existing.whatsappId); // a pointer left by a deleted connection
+  }
+  const phone = await graph.getCloudPhoneNumber(input.phoneNumberId, input.accessToken);
+  if (input.businessAccountId) await graph.subscribeBusinessAccount(input.businessAccountId, input.accessToken);
+
+  const maxConnections = await planConnectionLimit(auth.companyId);
+  const number = phone.displayPhoneNumber.replace(/\D/g, '');
+  const connection = await createMetaConnection(
+    auth.companyId,
+    {
+      channel: 'whatsappapi',
+      kind: 'waphone',
+      externalId: input.phoneNumberId,
+      name: input.name?.trim() || phone.verifiedName || number,
+      token: input.accessToken,
+    },
+    { ...(maxConnections === undefined ? {} : { maxConnections }), number },
+  );
+  await announceSessionChange(connection);
+  return showConnection(auth, connection.id);
 };

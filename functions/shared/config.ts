@@ -2,8 +2,9 @@ import * as z from 'zod';
 
 /**
  * The one place that reads process.env for every entry point (HTTP areas, WebSocket handlers, jobs,
- * the WhatsApp worker). Parsed once, at first use during cold start; a missing or malformed variable
- * throws there with the variable's name, never later inside a request.
+ * the WhatsApp worker). Every entry point parses it at cold start (functions/realtime/entry-point.ts, called
+ * when the module loads); a missing or malformed variable throws there with the variable's name, never later
+ * inside a request. Tests and the local cloud set the environment before they load an entry point.
  *
  * Bindings: the CDK Lambda construct (infra/constructs/zap-function.ts) sets a variable and grants the
  * matching IAM permission in one call, so an env var without its grant cannot happen.

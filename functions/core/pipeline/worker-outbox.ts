@@ -1,4 +1,4 @@
-import type { OutboundSend } from '../messages/outbound-queue';
+import type { OutboundSend } from './outbound-queue';
 import { sendQueueMessage } from '../../data/queue-sender';
 import { putOutboxItem, type OutboxKind } from '../../data/wa-outbox-repository';
 

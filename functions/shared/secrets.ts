@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { config } from '../config';
+import { config } from './config';
 
 /**
  * The application secret, resolved once per process: from APP_SECRET locally, or from Secrets Manager

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { config } from './config';
 
 /**
  * Structured JSON logs, one line per event, written at the edges (one access line per request, one line

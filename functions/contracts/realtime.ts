@@ -1,0 +1,55 @@
+/**
+ * The real-time event catalogue (core spec §7 "Real time"): every channel the server publishes on and the
+ * actions each carries. The server's notifier port (functions/core/notifier.ts) takes only these, and the
+ * browser's socket client (frontend/src/realtime/) subscribes by the same names, so a renamed channel or
+ * action fails typecheck on both sides. Channels are per company: `company-{id}-{channel}`.
+ */
+export const COMPANY_CHANNELS = {
+  /** A ticket's place in the lists: its view (`update`), gone from sight (`delete`), unread count reset. */
+  ticket: ['update', 'delete', 'updateUnread'],
+  /** A ticket's messages: new or changed (`create`, `update`), removed (`delete`). */
+  appMessage: ['create', 'update', 'delete'],
+  contact: ['update', 'delete'],
+  user: ['create', 'update', 'delete'],
+  /** The session of a user ended elsewhere (a login on another computer). */
+  auth: ['update'],
+  whatsapp: ['update', 'delete'],
+  whatsappSession: ['update'],
+  quickemessage: ['create', 'update', 'delete'],
+  queue: ['create', 'update', 'delete'],
+  /**
+   * The import of old messages' progress (decisions D78); on the wire it is `importMessages-{id}`, the
+   * spec's own name, not a `company-` channel.
+   */
+  importMessages: ['update', 'refresh'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CompanyChannel = keyof typeof COMPANY_CHANNELS;
+export type ChannelAction<C extends CompanyChannel> = (typeof COMPANY_CHANNELS)[C][number];
+
+/** A channel's name on the wire: `company-{id}-{channel}` (`importMessages-{id}` for the import). */
+export const companyChannel = (companyId: number, channel: CompanyChannel): string =>
+  channel === 'importMessages' ? `importMessages-${companyId}` : `company-${companyId}-${channel}`;
+
+/** One event as it goes over the socket: the channel name, the action and its payload fields. */
+export interface RealtimeEvent {
+  channel: string;
+  action: string;
+  [payload: string]: unknown;
+}
+
+/** An event on one of a company's channels, with an action that channel carries. */
+export type CompanyEvent<C extends CompanyChannel = CompanyChannel> = {
+  [K in C]: { channel: K; action: ChannelAction<K>; [payload: string]: unknown };
+}[C];
+
+/** A company event as sent: its channel name made whole. */
+export const toWireEvent = (companyId: number, { channel, ...rest }: CompanyEvent): RealtimeEvent => ({
+  ...rest,
+  channel: companyChannel(companyId, channel),
+});
+
+/** The browser's frame when several events go to one socket at once (decisions D83). */
+export interface BatchFrame {
+  batch: RealtimeEvent[];
+}
