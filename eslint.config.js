@@ -2,6 +2,86 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * DESIGN §3: dependencies point one way, `http|jobs|realtime|channels -> core -> data`, with leaf modules
+ * (functions/shared/) every layer may use and wire contracts (functions/contracts/) shared with the browser.
+ * A lower layer importing a higher one fails `npm run lint`; test/unit/layers.test.ts proves each rule bites.
+ * Entry points (the HTTP areas, the SQS consumers and ticks, the WhatsApp worker) plug realtime's publisher
+ * into core's notifier at cold start, so they may import realtime's entry-point module.
+ */
+const layer = (...names) => `(^|/)(${names.join('|')})/`;
+const TOP = ['http', 'jobs', 'realtime', 'channels'];
+const forbid = (regex, message) => ({ regex, message });
+const DYNAMODB = {
+  group: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
+  message: 'Only functions/data/ may import the DynamoDB client.',
+};
+const ROUTES = forbid('^(\\.\\./)+routes$', 'The route table belongs to the HTTP layer (functions/http/) and infra.');
+const LAYERS = [
+  {
+    files: ['functions/shared/**'],
+    patterns: [
+      forbid(layer('core', 'data', 'contracts', ...TOP), 'functions/shared/ is a leaf: it imports no layer.'),
+      ROUTES,
+    ],
+  },
+  {
+    files: ['functions/contracts/**'],
+    patterns: [
+      forbid('^\\.\\.(/|$)', 'functions/contracts/ is shared with the browser: it imports only zod and itself.'),
+    ],
+  },
+  {
+    files: ['functions/data/**'],
+    patterns: [
+      forbid(layer('core', ...TOP), 'functions/data/ is the lowest layer: it imports only shared/ and contracts/.'),
+      ROUTES,
+    ],
+  },
+  {
+    files: ['functions/core/**'],
+    patterns: [
+      forbid(layer(...TOP), 'Core imports only data/, shared/ and contracts/; it publishes through core/notifier.ts.'),
+      ROUTES,
+    ],
+  },
+  {
+    files: ['functions/realtime/**'],
+    patterns: [forbid(layer('http', 'jobs', 'channels'), 'Realtime may not import another top layer.'), ROUTES],
+  },
+  {
+    files: ['functions/channels/**'],
+    ignores: ['functions/channels/whatsapp/worker.ts'],
+    patterns: [
+      forbid(layer('http', 'jobs', 'realtime'), 'A channel adapter may not import another top layer.'),
+      ROUTES,
+    ],
+  },
+  {
+    files: ['functions/channels/whatsapp/worker.ts'],
+    patterns: [forbid(layer('http', 'jobs'), 'The worker entry may import realtime/entry-point only.'), ROUTES],
+  },
+  {
+    files: ['functions/jobs/**'],
+    patterns: [forbid(layer('http'), 'Jobs may not import the HTTP layer.'), ROUTES],
+  },
+  { files: ['functions/http/**'], patterns: [] },
+  {
+    files: ['functions/routes.ts'],
+    patterns: [forbid(layer('core', 'data', 'contracts', ...TOP), 'The route table imports only shared/.')],
+  },
+];
+export const layerRules = LAYERS.map(({ files, ignores, patterns }) => ({
+  files,
+  ...(ignores ? { ignores } : {}),
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [...(files[0].startsWith('functions/data') ? [] : [DYNAMODB]), ...patterns] },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', '.data', 'dist', 'frontend/dist', 'coverage', '.bench'] },
   js.configs.recommended,
@@ -16,32 +96,15 @@ export default tseslint.config(
     files: ['frontend/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
-  {
-    // DESIGN §3: only repositories (functions/data) talk to DynamoDB.
-    files: ['functions/**/*.ts'],
-    ignores: ['functions/data/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb'],
-              message: 'Only functions/data/ may import the DynamoDB client.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...layerRules,
   {
     // DESIGN §3: one config module reads the environment.
     files: ['functions/**/*.ts'],
-    ignores: ['functions/config.ts'],
+    ignores: ['functions/shared/config.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read configuration through functions/config.ts.' },
+        { object: 'process', property: 'env', message: 'Read configuration through functions/shared/config.ts.' },
       ],
     },
   },

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { signAccessToken } from '../../functions/core/access-token';
-import type { AuthContext } from '../../functions/core/auth-context';
+import type { AuthContext } from '../../functions/shared/auth-context';
 import { hashPassword } from '../../functions/core/passwords';
 import {
   listCompanyTickets,

@@ -13,7 +13,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import type { BucketName } from '../../functions/data/buckets';
 import { TABLE } from '../../functions/data/table-definition';
-import type { QueueName } from '../../functions/jobs/queues';
+import type { QueueName } from '../../functions/shared/queues';
 import { acknowledge, acknowledgeWildcards } from './nag';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are resolved against it. */

@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { toErrorResponse } from '../../functions/http/middleware/error-mapper';
 import { DEFAULT_ROUTE_AREA, areaEntry } from '../../functions/http/areas';
 import { API_BASE, matchRoute } from '../../functions/http/route-matcher';
-import { PayloadTooLarge } from '../../functions/core/errors';
+import { PayloadTooLarge } from '../../functions/shared/errors';
 import type { Area } from '../../functions/routes';
 import { loadHandler } from './handler-modules';
 import {

@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 import { BUCKETS } from '../../functions/data/buckets';
 import { areaEntry, DEFAULT_ROUTE_AREA } from '../../functions/http/areas';
 import { API_BASE } from '../../functions/http/route-matcher';
-import { QUEUES } from '../../functions/jobs/queues';
+import { QUEUES } from '../../functions/shared/queues';
 import { AREAS, ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { acknowledge } from '../constructs/nag';
 import {

@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { BUCKETS, type BucketName } from '../../functions/data/buckets';
 import { TABLE } from '../../functions/data/table-definition';
-import { QUEUES, type QueueDefinition, type QueueName } from '../../functions/jobs/queues';
+import { QUEUES, type QueueDefinition, type QueueName } from '../../functions/shared/queues';
 import { acknowledge } from '../constructs/nag';
 
 /** How long a message may wait in a dead-letter queue for someone to look at it (the SQS maximum). */

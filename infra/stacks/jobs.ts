@@ -4,7 +4,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { BUCKETS } from '../../functions/data/buckets';
-import { QUEUES } from '../../functions/jobs/queues';
+import { QUEUES } from '../../functions/shared/queues';
 import type { ConsumerDefinition, TickDefinition } from '../../functions/jobs/registry';
 import {
   bindBucket,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { resetConfigForTests } from '../../functions/config';
+import { resetConfigForTests } from '../../functions/shared/config';
 import { hashPassword } from '../../functions/core/passwords';
 import { listPlans } from '../../functions/data/plan-repository';
 import { createQueue, type Queue } from '../../functions/data/queue-repository';

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { areaEntry, DEFAULT_ROUTE_AREA } from '../../functions/http/areas';
-import { QUEUES } from '../../functions/jobs/queues';
+import { QUEUES } from '../../functions/shared/queues';
 import { AREAS, ROUTES, type RouteDef } from '../../functions/routes';
 import { httpRouteKey } from '../../infra/stacks/api-stack';
 import { EXTERNAL_API } from '../../infra/stacks/external-api';

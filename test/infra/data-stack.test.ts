@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BUCKETS } from '../../functions/data/buckets';
 import { TABLE } from '../../functions/data/table-definition';
-import { QUEUES } from '../../functions/jobs/queues';
+import { QUEUES } from '../../functions/shared/queues';
 import { buildTestApp, logicalId, resource, resourcesOfType } from './app-fixture';
 
 const { stacks, template } = buildTestApp();

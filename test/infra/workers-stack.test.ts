@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { QUEUES } from '../../functions/jobs/queues';
+import { QUEUES } from '../../functions/shared/queues';
 import { repoPath } from '../../infra/constructs/zap-function';
 import {
   buildTestApp,
