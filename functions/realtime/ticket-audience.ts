@@ -7,8 +7,8 @@ import type { Audience } from './publisher';
  * Who is online in a company and what each of them may see of tickets: the company's sockets (one Query)
  * and the users behind them (one BatchGet of just the visibility fields), read together — O(connected
  * users), not O(company users). A job builds one snapshot per company per batch and filters every
- * ticket event of that batch through it, so the flags it uses are at most one batch old (docs/decisions.md
- * D32). Sockets of users who no longer exist see nothing.
+ * ticket event of that batch through it, so the flags it uses are at most one batch old
+ * (docs/decisions/D32-ticket-visibility-event-audience.md). Sockets of users who no longer exist see nothing.
  */
 export interface TicketViewers {
   connections: WsConnection[];
