@@ -47,7 +47,8 @@ export default defineConfig({
               // Split by the set of pages that use each component: a page's own Cloudscape components
               // load with it instead of growing the chunk every page waits for. Pieces under 2 kB merge
               // into a neighbour so the page count does not multiply tiny chunks; a larger threshold
-              // merged page-only pieces into chunks the entry loads (docs/decisions.md D28).
+              // merged page-only pieces into chunks the entry loads
+              // (docs/decisions/D28-cloudscape-chunk-merge-threshold.md).
               ...vendor('cloudscape', ['@cloudscape-design'], 10),
               entriesAware: true,
               entriesAwareMergeThreshold: 2_000,

@@ -48,12 +48,13 @@ export interface RouteDef {
   planFlag?: PlanFlag;
   /**
    * Callable by a company whose subscription has expired (dueDate passed). Every other authenticated route
-   * answers 403 ERR_SUBSCRIPTION_EXPIRED with the due date (docs/decisions.md D18).
+   * answers 403 ERR_SUBSCRIPTION_EXPIRED with the due date
+   * (docs/decisions/D18-sessions-request-context-login-limits.md).
    */
   allowExpired?: true;
   /**
    * The path carries secrets (the spec's `resetpasswords/{email}/{token}/{newPassword}`): our access log
-   * names the route key only, never the path (docs/decisions.md D20).
+   * names the route key only, never the path (docs/decisions/D20-password-reset.md).
    */
   secretPath?: true;
 }
@@ -247,7 +248,8 @@ export const ROUTES: readonly RouteDef[] = [
   },
 
   // Connections (core spec §7). `user` routes: the service lets connection managers change (admins,
-  // super, plain users with allowConnections) and everyone in the company read (docs/decisions.md D22).
+  // super, plain users with allowConnections) and everyone in the company read
+  // (docs/decisions/D22-connections-access-and-start.md).
   { method: 'GET', path: '/whatsapp', area: 'connections', handler: 'list-connections', auth: 'user' },
   { method: 'GET', path: '/whatsapp/filter', area: 'connections', handler: 'filter-connections', auth: 'user' },
   { method: 'GET', path: '/whatsapp/all', area: 'connections', handler: 'list-all-connections', auth: 'super' },

@@ -3,8 +3,8 @@ import { inboundEventSchema, type InboundEvent, type InboundEventInput } from '.
 import { sendQueueMessage } from '../data/queue-sender';
 
 /**
- * The inbound contract for channel adapters (DESIGN §6; docs/decisions.md D31): the WhatsApp worker and
- * the Meta webhooks turn each provider event into one `InboundEvent` and call `enqueueInbound`. The
+ * The inbound contract for channel adapters (DESIGN §6; docs/decisions/D31-inbound-event-contract.md): the WhatsApp
+ * worker and the Meta webhooks turn each provider event into one `InboundEvent` and call `enqueueInbound`. The
  * inbound job (functions/jobs/inbound/) does the rest: contact, ticket, message, automatic replies, events.
  */
 export {

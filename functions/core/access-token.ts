@@ -50,7 +50,7 @@ export interface VerifiedAccessToken extends Pick<AuthContext, 'companyId' | 'us
  * Throws 403 for a presented token that is expired (ERR_SESSION_EXPIRED) or forged / malformed
  * (ERR_INVALID_TOKEN). The spec's client answers a 403 with one refresh (the httpOnly refresh cookie) and a
  * retry, and clears the session only on 401 — which the stack returns when no token is sent at all and the
- * refresh call returns when the refresh token is bad (docs/decisions.md D9).
+ * refresh call returns when the refresh token is bad (docs/decisions/D09-token-failure-status-codes.md).
  */
 export const verifyAccessToken = async (token: string): Promise<VerifiedAccessToken> => {
   try {

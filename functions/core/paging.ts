@@ -6,7 +6,7 @@ import type { Page } from '../data/query-page';
  * List paging. The spec's lists send `pageNumber` (from 1); ours also take the opaque `cursor` from the
  * previous answer (`nextCursor`), which costs one Query of one page. `pageNumber` > 1 without a cursor
  * walks the pages before it — O(pageNumber × page) — so at most MAX_SKIPPED_ITEMS items may be skipped
- * (docs/decisions.md D4, docs/data-model.md §1.7).
+ * (docs/decisions/D04-cursor-paging.md, docs/data-model.md §1.7).
  */
 export const MAX_SKIPPED_ITEMS = 1000;
 

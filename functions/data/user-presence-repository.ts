@@ -7,7 +7,8 @@ import { userKeys } from './user-repository';
 /**
  * Presence: the browser sends `userStatus` every 5 minutes (spec §9: 300000 ms) while a user is signed
  * in. We store when we last heard from them; "online" is derived (heard within PRESENCE_WINDOW_MS), so a
- * closed laptop turns offline by itself instead of leaving a stale flag (docs/decisions.md D16).
+ * closed laptop turns offline by itself instead of leaving a stale flag
+ * (docs/decisions/D16-websocket-rooms-presence.md).
  */
 export const PRESENCE_WINDOW_MS = 6 * 60 * 1000;
 

@@ -1,8 +1,8 @@
 import { api } from './transport';
 
 /**
- * Quick replies (administration spec "Quick replies"; server: functions/http/quick-messages; docs/decisions.md
- * D58–D59). A reply not shared (`geral`) exists only for its owner; `visao` locks a shared one to its owner.
+ * Quick replies (administration spec "Quick replies"; server: functions/http/quick-messages; decisions D58–D59
+ * in docs/decisions/). A reply not shared (`geral`) exists only for its owner; `visao` locks a shared one to its owner.
  */
 export interface QuickMessage {
   id: number;

@@ -2,7 +2,7 @@ import { api } from './transport';
 
 /**
  * Tags, contact tags, ticket tags and ticket notes (core spec §7 "Ticket tags and notes"; server:
- * functions/http/tags, functions/http/contacts; docs/decisions.md D55–D56).
+ * functions/http/tags, functions/http/contacts; decisions D55–D56 in docs/decisions/).
  */
 export interface Tag {
   id: number;

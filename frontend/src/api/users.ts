@@ -41,7 +41,7 @@ export type NewUserInput = UserInput & Pick<User, 'name' | 'email'> & { password
 export interface UserPage {
   users: User[];
   hasMore: boolean;
-  /** Opaque cursor of the next page (docs/decisions.md D4): passing it makes the next page one Query. */
+  /** Opaque cursor of the next page (docs/decisions/D04-cursor-paging.md): passing it makes the next page one Query. */
   nextCursor?: string;
 }
 

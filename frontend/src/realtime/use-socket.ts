@@ -44,7 +44,8 @@ export const USER_STATUS_INTERVAL_MS = 300_000;
 
 /**
  * Sends `userStatus` when the connection opens (so a user shows online at once, also after a reconnect)
- * and every 5 minutes while mounted; the server derives "online" from it (docs/decisions.md D16).
+ * and every 5 minutes while mounted; the server derives "online" from it
+ * (docs/decisions/D16-websocket-rooms-presence.md).
  */
 export function useUserStatus(intervalMs = USER_STATUS_INTERVAL_MS): void {
   const { socket } = useAppServices();

@@ -17,8 +17,8 @@ import { announceSessionEnded } from './auth-service';
 import { passwordResetEmail } from './password-reset-email';
 
 /**
- * Password reset (core spec §7 `forgetpassword`, `resetpasswords`; docs/decisions.md D20): a 6-digit code
- * is e-mailed, and the code sets a new password. Codes are stored as an HMAC keyed by the app secret, live
+ * Password reset (core spec §7 `forgetpassword`, `resetpasswords`; docs/decisions/D20-password-reset.md): a 6-digit
+ * code is e-mailed, and the code sets a new password. Codes are stored as an HMAC keyed by the app secret, live
  * RESET_CODE_TTL_SECONDS, allow RESET_CODE_MAX_ATTEMPTS checks, and only the latest one counts.
  */
 export const RESET_CODE_TTL_SECONDS = 15 * 60;

@@ -1,7 +1,8 @@
 /**
- * The refresh-token cookie (docs/decisions.md D18): `jrt`, httpOnly (scripts never see it), SameSite=Strict
- * (never sent by another site), Path=/api/auth (sent only to the auth calls), Secure in AWS. The local cloud
- * serves plain http, where some browsers (Safari) drop Secure cookies, so local and test stages omit it.
+ * The refresh-token cookie (docs/decisions/D18-sessions-request-context-login-limits.md): `jrt`, httpOnly (scripts
+ * never see it), SameSite=Strict (never sent by another site), Path=/api/auth (sent only to the auth calls), Secure in
+ * AWS. The local cloud serves plain http, where some browsers (Safari) drop Secure cookies, so local and test stages
+ * omit it.
  */
 export const REFRESH_COOKIE = 'jrt';
 export const REFRESH_COOKIE_PATH = '/api/auth';

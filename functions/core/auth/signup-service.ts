@@ -8,7 +8,7 @@ import { createCompanyWithAdmin } from '../../data/signup-repository';
 
 /**
  * POST /auth/signup (core spec §7): a new company on a chosen public plan, with its admin user. The
- * company starts with a free trial of TRIAL_DAYS (docs/decisions.md D19), monthly recurrence.
+ * company starts with a free trial of TRIAL_DAYS (docs/decisions/D19-sign-up.md), monthly recurrence.
  */
 export const TRIAL_DAYS = 7;
 

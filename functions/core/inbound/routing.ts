@@ -4,8 +4,8 @@ import { isWithinServiceHours, type ServiceHours } from './schedule';
  * The routing step of the inbound pipeline (DESIGN §6): after a contact's message is stored, what the
  * system answers by itself. A pure function of what the job loaded, so every rule is a table test. Today
  * it knows the connection's collective vacation, the out-of-hours message and the greeting of a new ticket
- * (docs/decisions.md D33); queue menus, chatbot trees, flows, integrations and ratings extend it later —
- * they will also return replies (and ticket changes) from here.
+ * (docs/decisions/D33-inbound-tickets-automatic-replies.md); queue menus, chatbot trees, flows, integrations and
+ * ratings extend it later — they will also return replies (and ticket changes) from here.
  */
 export type AutomaticReplyKind = 'greeting' | 'outOfHours' | 'vacation';
 

@@ -21,7 +21,7 @@ import { logger } from '../../shared/logger';
  * connection (open, pending, group, lgpd, nps), or a new one. "One per contact per connection" is the
  * guard item's conditional write inside the create transaction, so a hundred parallel first messages make
  * exactly one ticket: the losers read the winner's guard and join its ticket. A closed ticket has no guard:
- * the contact's next message opens a new ticket (docs/decisions.md D33).
+ * the contact's next message opens a new ticket (docs/decisions/D33-inbound-tickets-automatic-replies.md).
  *
  * A new ticket is `pending` — `group` for a WhatsApp group unless the connection treats groups as tickets
  * (`groupAsTicket` enabled) — in the connection's queue when it has exactly one (groups get no queue), and

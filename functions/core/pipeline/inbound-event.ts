@@ -5,7 +5,7 @@ import * as z from 'zod';
  * the simulator), the Meta webhooks — puts on the `inbound` FIFO queue, and the only thing the inbound job
  * reads. Four kinds: a message, an edit by the sender, a delete by the contact ("apagar para todos") and an
  * ack update of a message. Providers' raw payloads never reach the queue; media bytes are already in S3.
- * The contract is described for adapter authors in docs/decisions.md (D31).
+ * The contract is described for adapter authors in docs/decisions/D31-inbound-event-contract.md.
  *
  * Lives in core so the inbound service can read it without depending on the channels layer;
  * functions/channels/inbound.ts re-exports it with `enqueueInbound`.

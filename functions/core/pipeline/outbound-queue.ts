@@ -4,8 +4,8 @@ import { sendQueueMessage } from '../../data/queue-sender';
 import { INBOUND_CHANNELS } from './inbound-event';
 
 /**
- * The outbound send contract (DESIGN §6 "Outbound"; docs/decisions.md D34). Whoever writes a message to be
- * sent — an attendant through the API, the inbound pipeline's automatic replies, later campaigns and
+ * The outbound send contract (DESIGN §6 "Outbound"; docs/decisions/D34-outbound-send-contract.md). Whoever writes a
+ * message to be sent — an attendant through the API, the inbound pipeline's automatic replies, later campaigns and
  * schedules — first stores it (`ack: 0`, `fromMe`) and then puts one `OutboundSend` on the `outbound` FIFO
  * queue. The sender (the channel worker or the outbound job; not built yet) reads the stored message by
  * `messageId`, sends it to `chatId` — with `providerMessageId` when given, so the provider's acks find the

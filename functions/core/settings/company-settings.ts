@@ -8,7 +8,7 @@ import { getCompanySettingsItem, setCompanySetting } from '../../data/settings-r
 /**
  * Company settings by column (core spec §3 "Company settings", §5 "Company settings"). The allow-list
  * below is the only way a column name reaches storage: an unknown column is a 400, never a query.
- * Defaults are what a new company sees before an admin changes anything (docs/decisions.md D17).
+ * Defaults are what a new company sees before an admin changes anything (docs/decisions/D17-settings.md).
  */
 const onOff = z.enum(['enabled', 'disabled']);
 const text = z.string().max(2000);

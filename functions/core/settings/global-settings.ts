@@ -7,7 +7,7 @@ import { getGlobalSetting, listGlobalSettings, putGlobalSetting } from '../../da
  * Platform settings by key (core spec §3 "Global settings"), written by the platform owner only. The
  * allow-list is the only way a key reaches storage. Secret keys (payment credentials, the AI key) are
  * never returned in clear: reads show them masked. Branding keys are public (the login page needs them
- * before anyone signs in). Key names for the credentials are ours (docs/decisions.md D17).
+ * before anyone signs in). Key names for the credentials are ours (docs/decisions/D17-settings.md).
  */
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #0000FF');
 const file = z.string().max(300);

@@ -1,7 +1,7 @@
 /**
  * Who may see a ticket — its place in the lists, its messages arriving live, its contact's changes. One
  * pure function, used by the publisher's audiences (and by the ticket lists when they arrive), from the
- * core spec §6 per-user permissions and §2/§4 (docs/decisions.md D32):
+ * core spec §6 per-user permissions and §2/§4 (docs/decisions/D32-ticket-visibility-event-audience.md):
  *
  * 1. Admins and super users see every ticket of the company.
  * 2. Everyone sees the tickets assigned to them, whatever queue or status.

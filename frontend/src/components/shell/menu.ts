@@ -109,8 +109,8 @@ export const MENU_HREFS: Record<MenuLinkId, string> = {
 };
 
 /**
- * What an expired subscription leaves (docs/decisions.md): Financeiro, where the invoice is paid (for
- * whoever sees it normally), and the to-do list, which lives in the browser and needs no server.
+ * What an expired subscription leaves (docs/decisions/D26-app-shell-side-menu.md): Financeiro, where the invoice is
+ * paid (for whoever sees it normally), and the to-do list, which lives in the browser and needs no server.
  */
 export const EXPIRED_ENTRIES: readonly MenuLinkId[] = ['financeiro', 'todolist'];
 

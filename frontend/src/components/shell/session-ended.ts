@@ -10,10 +10,11 @@ export const SESSION_ENDED_DELAY_MS = 1000;
 
 /**
  * A login of the same user elsewhere ends this session (core spec §4, §7): the server publishes
- * `company-{id}-auth` `{action: 'update', user: {id}}` to the old session's sockets (docs/decisions.md D18).
- * The shell shows 'Sua conta foi acessada em outro computador.' and ends the session after 1 s, which
- * sends the visitor to /login (route guard) and stops the socket (main.tsx). Only the session is cleared,
- * not the whole localStorage: theme, language, volume and the to-do list stay (docs/decisions.md).
+ * `company-{id}-auth` `{action: 'update', user: {id}}` to the old session's sockets
+ * (docs/decisions/D18-sessions-request-context-login-limits.md). The shell shows 'Sua conta foi acessada em outro
+ * computador.' and ends the session after 1 s, which sends the visitor to /login (route guard) and stops the socket
+ * (main.tsx). Only the session is cleared, not the whole localStorage: theme, language, volume and the to-do list stay
+ * (docs/decisions/D27-browser-session.md).
  *
  * When the token in storage is no longer the one this tab knows, another tab of this same browser made
  * that login: the new session is this browser's own and must not be cleared, so the event is ignored.

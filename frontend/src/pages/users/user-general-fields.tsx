@@ -142,7 +142,7 @@ function AvatarField({
 /**
  * The general tab of the user dialog. Everyone edits name, e-mail, password, theme, menu and picture; the
  * profile, work hours, default connection and farewell message only show to admins (spec §6). Queues wait
- * for the queues API (docs/decisions.md).
+ * for the queues API (docs/decisions/D30-users-screens-todo-list.md).
  */
 export function UserGeneralFields({
   values,
