@@ -32,6 +32,14 @@ const LOCAL_MAX_CONCURRENCY = 4;
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** SQS's longest retention: dead letters wait as long as possible for someone to look. */
 const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
+/**
+ * On Node < 22 the AWS SDK prints, once per process, that its releases after early January 2027 will
+ * require Node 22 (`emitWarningIfUnsupportedVersion` in @aws-sdk/core). The local cloud runs on Node 20.19+
+ * by design (README), so it turns off exactly that notice with the SDK's own switch, for itself and, through
+ * the functions' environment, for the WhatsApp worker and the integration workers; every other warning still
+ * prints. A value already in the shell wins (`=false` shows the notice again). Lambda runs Node 22: no notice.
+ */
+const SDK_NODE_NOTICE_SWITCH = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
 
 export interface LocalCloudOptions {
   /** Where DynamoDB's file, the media snapshot and the app secret live (`.data/` for `npm start`). */
@@ -132,6 +140,8 @@ const createQueueWithDlq = async (sqs: SQSClient, q: QueueDefinition) => {
 };
 
 export const startLocalCloud = async (options: LocalCloudOptions): Promise<LocalCloud> => {
+  // Before the first SDK client below: the SDK checks when a client is built.
+  const sdkNodeNotice = (process.env[SDK_NODE_NOTICE_SWITCH] ??= 'true');
   const log: LocalLog = createLocalLog(options.quiet ?? false);
   const dataDir = resolve(options.dataDir);
   const inMemory = options.inMemory ?? false;
@@ -252,6 +262,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
       AWS_EC2_METADATA_DISABLED: 'true',
+      [SDK_NODE_NOTICE_SWITCH]: sdkNodeNotice,
       TABLE_NAME: tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SQS_ENDPOINT: fauxqsEndpoint,
