@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { getConnection } from '../../functions/data/connection-repository';
+import { authStateStore } from '../../functions/data/wa-auth-state-repository';
 import { eventsUntil, waitFor, waitForConnection, type SocketEvent } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
@@ -177,13 +178,35 @@ describe('import of old messages', () => {
 
   it('imports nothing when the connection has no import date', async () => {
     const now = Date.now();
+    const eva = { number: `55519${suffix()}`, name: 'Eva' };
     const id = await pairWithHistory('Sem importação', {}, [
-      { number: `55519${suffix()}`, name: 'Eva', body: 'Antiga', at: new Date(now - DAY).toISOString() },
+      { ...eva, body: 'Antiga', at: new Date(now - DAY).toISOString() },
     ]);
-    // The phone hands its history over right after connecting; give the pipeline time to (not) act.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // The phone hands its history over right after connecting, then stores that it did: from then on the
+    // worker has the batch an import would take its messages from.
+    await waitFor(
+      () => authStateStore(t.company.id, id).readCreds(),
+      (creds) => (creds as { historyPending?: boolean } | null)?.historyPending === false,
+      { timeoutMs: 15_000, what: 'the phone to hand its history over' },
+    );
+    // Then Eva writes now, on the chat of her old message: an imported 'Antiga' would go to the same inbound
+    // FIFO group (connection and chat), so it is handled before this one if the worker enqueued it first.
+    // The worker does not order its history steps with what customers send: this relies on its step for the
+    // batch (three reads) ending before Eva's message has crossed the API, the outbox and the worker's queue.
+    const res = await api(t.adminToken).post(`/simulator/${id}/messages`, { ...eva, body: 'Mensagem de agora' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const pending = await waitFor(
+      async () => (await ticketsOf('pending')).filter((ticket) => ticket.whatsappId === id),
+      (tickets) => tickets.some((ticket) => ticket.lastMessage === 'Mensagem de agora'),
+      { timeoutMs: 30_000, what: "Eva's message of now" },
+    );
+
     expect((await getConnection(t.company.id, id))?.statusImportMessages).toBe('');
-    expect((await ticketsOf('pending')).filter((ticket) => ticket.whatsappId === id)).toEqual([]);
+    // The only ticket of the connection is the one Eva's message of now opened, and it holds that alone.
+    expect(pending.map((ticket) => [ticket.contact.name, ticket.lastMessage])).toEqual([['Eva', 'Mensagem de agora']]);
+    const page = await api(t.adminToken).get(`/messages/${pending[0]!.uuid}`, { pageNumber: '1' });
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect((page.body.messages as { body: string }[]).map((m) => m.body)).toEqual(['Mensagem de agora']);
   }, 90_000);
 
   it('refuses a history that is not one', async () => {

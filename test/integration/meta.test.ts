@@ -74,20 +74,31 @@ const facebookUser = async (pages: FakePage[]) => {
   return { facebookUserId: userId, facebookUserToken: userToken };
 };
 
+/** The ticket and messages a contact's identity led to so far (null before its first ticket). */
+const readStored = async (companyId: number, identity: string) => {
+  const contactId = (await findContactIdsByIdentities(companyId, [identity])).get(identity);
+  if (!contactId) return null;
+  const [ticketId] = await listContactTicketIds(companyId, contactId);
+  if (!ticketId) return null;
+  // Messages first: a ticket read after them has seen their (transactional) ticket update.
+  const messages = await listTicketMessages(companyId, ticketId);
+  return { contactId, messages, ticket: (await getTicket(companyId, ticketId))! };
+};
+
 /** The ticket and messages a contact's identity led to, once the inbound job stored `count` messages. */
 const storedFor = async (companyId: number, identity: string, count = 1) =>
   waitFor(
-    async () => {
-      const contactId = (await findContactIdsByIdentities(companyId, [identity])).get(identity);
-      if (!contactId) return null;
-      const [ticketId] = await listContactTicketIds(companyId, contactId);
-      if (!ticketId) return null;
-      // Messages first: a ticket read after them has seen their (transactional) ticket update.
-      const messages = await listTicketMessages(companyId, ticketId);
-      return { contactId, messages, ticket: (await getTicket(companyId, ticketId))! };
-    },
+    () => readStored(companyId, identity),
     (v) => v !== null && v.messages.length >= count,
     { what: `messages for ${identity}` },
+  ).then((v) => v!);
+
+/** The same, once the inbound job stored the message with this text (and all its chat had before it). */
+const storedWith = async (companyId: number, identity: string, text: string) =>
+  waitFor(
+    () => readStored(companyId, identity),
+    (v) => v !== null && v.messages.some((m) => m.body === text),
+    { what: `the message '${text}' for ${identity}` },
   ).then((v) => v!);
 
 describe('GET /webhooks/meta (verification)', () => {
@@ -441,9 +452,9 @@ describe('POST /webhooks/meta', () => {
         { ...fromPerson(psid, w.page.id), message: { mid: `m_${randomUUID()}`, text: 'verdadeira' } },
       ]),
     );
-    const stored = await storedFor(w.companyId, `fb#${w.page.id}:${psid}`);
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await listTicketMessages(w.companyId, stored.ticket.id)).map((m) => m.body)).toEqual(['verdadeira']);
+    // Waiting for the genuine one itself (not for any first message) proves everything before it was handled.
+    const stored = await storedWith(w.companyId, `fb#${w.page.id}:${psid}`, 'verdadeira');
+    expect(stored.messages.map((m) => m.body)).toEqual(['verdadeira']);
   });
 
   it('an unknown page is a 200 that stores nothing', async () => {
@@ -456,7 +467,16 @@ describe('POST /webhooks/meta', () => {
       ]),
     );
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    // The webhook answers after enqueueing what it routed. Had it routed the stranger's message to this
+    // company's page, it went to the FIFO group of that page's connection and this person's chat; a later
+    // message of the same person to the page goes to that group too, so once it is stored the other was handled.
+    await deliver(
+      messenger('page', w.page.id, [
+        { ...fromPerson(psid, w.page.id), message: { mid: `m_${randomUUID()}`, text: 'para a página certa' } },
+      ]),
+    );
+    const stored = await storedWith(w.companyId, `fb#${w.page.id}:${psid}`, 'para a página certa');
+    expect(stored.messages.map((m) => m.body)).toEqual(['para a página certa']);
     expect((await findContactIdsByIdentities(w.companyId, [`fb#${strangerPage}:${psid}`])).size).toBe(0);
   });
 });

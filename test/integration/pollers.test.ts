@@ -445,23 +445,32 @@ describe('ticks', () => {
   });
 
   it('runs on its interval until stopped, and survives a failing run', async () => {
-    const { log, errors } = collectingLog();
-    let runs = 0;
-    const tick = startTick(definition, {
-      intervalMs: 20,
-      log,
-      handler: async () => {
-        runs += 1;
-        if (runs === 1) throw new Error('first run fails');
-      },
-    });
+    // The tick's clock is the test's: each interval is a step the test takes, however slow the machine.
+    vi.useFakeTimers();
+    try {
+      const { log, errors } = collectingLog();
+      let runs = 0;
+      const tick = startTick(definition, {
+        intervalMs: 20,
+        log,
+        handler: async () => {
+          runs += 1;
+          if (runs === 1) throw new Error('first run fails');
+        },
+      });
 
-    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
-    await tick.stop();
-    const afterStop = runs;
-    await new Promise((r) => setTimeout(r, 100));
+      await vi.advanceTimersByTimeAsync(3 * 20);
+      expect(runs).toBe(3);
+      await tick.stop();
+      const afterStop = runs;
+      // Ten more intervals go by: each would have been a run, had the interval still been set.
+      await vi.advanceTimersByTimeAsync(10 * 20);
 
-    expect(runs).toBe(afterStop);
-    expect(errors).toContain('tick failed');
+      expect(runs).toBe(afterStop);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(errors).toContain('tick failed');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -51,28 +51,39 @@ describe('batch frames (D83)', () => {
     const c = await freshCompany();
     const connection = await someConnection(c.company.id, { status: 'CONNECTED' });
     const frames = await rawSocket(c.adminToken);
-    const body = `um frame só ${randomUUID().slice(0, 8)}`;
     const phone = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    await enqueueInbound({
-      kind: 'message',
-      companyId: c.company.id,
-      whatsappId: connection.id,
-      chat: { id: `${phone}@s.whatsapp.net` },
-      providerMessageId: `3EB0${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
-      fromMe: false,
-      timestamp: new Date().toISOString(),
-      contact: { phone, pushName: 'Rita' },
-      content: { type: 'text', body },
-    });
-    const mentions = (f: Frame) => JSON.stringify(f).includes(body);
+    /** A customer's text on the one chat: every one goes to the same FIFO group, handled in turn. */
+    const fromCustomer = (text: string) =>
+      enqueueInbound({
+        kind: 'message',
+        companyId: c.company.id,
+        whatsappId: connection.id,
+        chat: { id: `${phone}@s.whatsapp.net` },
+        providerMessageId: `3EB0${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+        fromMe: false,
+        timestamp: new Date().toISOString(),
+        contact: { phone, pushName: 'Rita' },
+        content: { type: 'text', body: text },
+      });
+    const mentioning = (text: string) => (f: Frame) => JSON.stringify(f).includes(text);
+    const body = `um frame só ${randomUUID().slice(0, 8)}`;
+    await fromCustomer(body);
     await waitFor(
-      async () => frames.filter(mentions),
+      async () => frames.filter(mentioning(body)),
       (found) => found.length > 0,
       { what: 'the frame' },
     );
-    await new Promise((r) => setTimeout(r, 300)); // nothing more about it follows
+    // Nothing more about it follows: a later message of the same chat is handled only after this one's
+    // job finished (same FIFO group), and its frames reach this socket after every frame that job sent.
+    const later = `depois ${randomUUID().slice(0, 8)}`;
+    await fromCustomer(later);
+    await waitFor(
+      async () => frames.filter(mentioning(later)),
+      (found) => found.length > 0,
+      { what: 'the later message’s frame' },
+    );
 
-    const about = frames.filter(mentions);
+    const about = frames.filter(mentioning(body));
     expect(about).toHaveLength(1);
     const events = about[0]!.batch!;
     expect(events.map((e) => `${e.channel} ${e.action}`)).toEqual(
@@ -114,17 +125,17 @@ describe('batch frames (D83)', () => {
       (n) => n >= 1,
       { what: 'a frame' },
     );
-    await new Promise((r) => setTimeout(r, 200)); // nothing more follows
-    expect(frames).toHaveLength(1);
-    expect(frames[0]!.batch!.map((e) => e.action)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
 
-    // The next turn's event is a frame of its own.
+    // The next turn's event is a frame of its own. Posted after every post above was answered, it reaches
+    // the socket after their frames: once it is here, nothing else of that turn can still come.
     await realtimeNotifier.send(connections, [{ channel, action: 'later' }], everyone);
     await waitFor(
-      async () => frames.length,
-      (n) => n >= 2,
-      { what: 'the second frame' },
+      async () => frames.some((f) => f.action === 'later'),
+      (seen) => seen,
+      { what: 'the later frame' },
     );
+    expect(frames).toHaveLength(2);
+    expect(frames[0]!.batch!.map((e) => e.action)).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
     expect(frames[1]).toMatchObject({ channel, action: 'later' });
   });
 

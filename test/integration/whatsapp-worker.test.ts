@@ -78,6 +78,28 @@ const connectionWithStart = async (): Promise<SessionCommandMessage> => {
   return { companyId: t.company.id, whatsappId: connection.id, command: 'start', requestedAt };
 };
 
+/**
+ * Waits until the worker has renewed its heartbeat `beats` times from now. A beat renews, checks the
+ * worker's sessions, then sweeps for dead workers' connections, and the next one starts after that: seeing
+ * a renewal proves every earlier beat ran to its end. Missed renewals only make this wait longer.
+ */
+const laterHeartbeats = async (taskId: string, beats: number): Promise<void> => {
+  const from = (await getWorker(taskId))?.heartbeatAt ?? 0;
+  const renewals = new Set<number>();
+  await waitFor(
+    () => getWorker(taskId),
+    (worker) => {
+      if (worker && worker.heartbeatAt > from) renewals.add(worker.heartbeatAt);
+      return renewals.size >= beats;
+    },
+    {
+      timeoutMs: beats * config().WORKER_HEARTBEAT_MS + 10_000,
+      intervalMs: 50,
+      what: `${beats} heartbeats of ${taskId}`,
+    },
+  );
+};
+
 /** Nothing is queued for this socket: a ping's pong is the very next message. */
 const expectNothingPending = async (s: TestSocket) => {
   s.send({ action: 'ping' });
@@ -161,8 +183,9 @@ describe('a session through the API and the local cloud’s worker', () => {
       { what: 'the lease to be released' },
     );
     expect(await authStateStore(t.company.id, id).readCreds()).toBeNull();
-    // No reconnect loop: a few heartbeats later it is still DISCONNECTED and nobody holds it.
-    await new Promise((resolve) => setTimeout(resolve, 4 * config().WORKER_HEARTBEAT_MS));
+    // No reconnect loop: a few heartbeats of the worker that held it later (each beat checks its sessions
+    // and sweeps for orphans, the paths that would open it again), it is still DISCONNECTED and nobody holds it.
+    await laterHeartbeats(holder!, 4);
     expect((await api(t.adminToken).get(`/whatsapp/${id}`)).body.status).toBe('DISCONNECTED');
     expect((await getLease(t.company.id, id))!.holder).toBeNull();
   });
