@@ -1,0 +1,106 @@
+import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../functions/config';
+import { ServiceUnavailable } from '../../functions/core/errors';
+import { queueJson, sendQueueMessage, setQueueClientForTests } from '../../functions/data/queue-sender';
+
+/**
+ * Queue bodies carry any string (the customer's text among them): only characters SQS allows go on the
+ * wire, and JSON.parse gives back the value sent. SQS allows #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD |
+ * #x10000-#x10FFFF; the local emulator (fauxqs) refuses the last range too, so the body holds none of it.
+ */
+const SQS_ALLOWED = /^[\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+const FAUXQS_ALLOWED = /^[\t\n\r\x20-\uD7FF\uE000-\uFFFD]*$/;
+
+const expectCarried = (value: unknown) => {
+  const body = queueJson(value);
+  expect(SQS_ALLOWED.test(body), JSON.stringify(body)).toBe(true);
+  expect(FAUXQS_ALLOWED.test(body), JSON.stringify(body)).toBe(true);
+  expect(JSON.parse(body)).toEqual(value);
+  return body;
+};
+
+const CLASSES: [string, string][] = [
+  ['tab, newline, carriage return', '\t\n\r'],
+  ['C0 controls', '\u0000\u0001\u0008\u000b\u000c\u000e\u001b\u001f'],
+  ['DEL and C1 controls', '\u007f\u0080\u009f'],
+  ['U+FFFE', '\ufffe'],
+  ['U+FFFF', '\uffff'],
+  ['U+FDD0…U+FDEF noncharacters', '\ufdd0\ufdef'],
+  ['a lone high surrogate', '\ud83d'],
+  ['a lone low surrogate', '\ude00'],
+  ['a low surrogate before a high one', '\ude00\ud83d'],
+  ['an astral emoji', '😀'],
+  ['astral noncharacters', '\u{1FFFE}\u{10FFFF}'],
+  ['text SQS carries as it is', 'Olá, ação! €‰ 中文 \ue000\ufffd'],
+];
+
+describe('queueJson: the body of every queue message', () => {
+  it.each(CLASSES)('carries %s, and JSON.parse restores them', (_, chars) => {
+    expectCarried({ kind: 'message', content: { type: 'text', body: `antes ${chars} depois` } });
+  });
+
+  it('keeps tab, newline and CR (escaped by JSON), and what SQS carries, as they are', () => {
+    expect(queueJson({ body: 'a\tb\nc\rd' })).toBe('{"body":"a\\tb\\nc\\rd"}');
+    expect(queueJson({ body: 'Olá \ufdd0 \ufffd' })).toBe('{"body":"Olá \ufdd0 \ufffd"}');
+  });
+
+  it('escapes U+FFFE, U+FFFF, lone surrogates and emoji as \\uXXXX', () => {
+    expect(queueJson('\ufffe\uffff')).toBe('"\\ufffe\\uffff"');
+    expect(queueJson('\ud83d|\ude00')).toBe('"\\ud83d|\\ude00"');
+    expect(queueJson('😀')).toBe('"\\ud83d\\ude00"');
+    expect(queueJson('\u0001')).toBe('"\\u0001"');
+  });
+
+  it('carries every UTF-16 code unit, alone and next to text', () => {
+    for (let unit = 0; unit <= 0xffff; unit += 1) {
+      const c = String.fromCharCode(unit);
+      const body = queueJson({ b: `x${c}y` });
+      if (!FAUXQS_ALLOWED.test(body) || (JSON.parse(body) as { b: string }).b !== `x${c}y`) {
+        throw new Error(`U+${unit.toString(16).padStart(4, '0')} is not carried: ${JSON.stringify(body)}`);
+      }
+    }
+  });
+
+  it('carries strings anywhere in the value: nested, in arrays, in keys', () => {
+    expectCarried({ a: ['\uffff', { '\ud800key': '\udfff' }], n: 1, t: true, z: null });
+  });
+});
+
+describe('sendQueueMessage: what goes on the wire', () => {
+  const sent: SendMessageCommand['input'][] = [];
+  let failWith: Error | undefined;
+  const fakeClient = {
+    send: async (command: SendMessageCommand) => {
+      if (failWith) throw failWith;
+      sent.push(command.input);
+      return {};
+    },
+  } as unknown as SQSClient;
+  const previous = process.env.QUEUE_URLS;
+
+  beforeAll(() => {
+    process.env.QUEUE_URLS = JSON.stringify({ inbound: 'http://sqs.local/000000000000/zapdesk-inbound.fifo' });
+    resetConfigForTests();
+    setQueueClientForTests(fakeClient);
+  });
+  afterAll(() => {
+    setQueueClientForTests(undefined);
+    if (previous === undefined) delete process.env.QUEUE_URLS;
+    else process.env.QUEUE_URLS = previous;
+    resetConfigForTests();
+  });
+  beforeEach(() => {
+    sent.length = 0;
+    failWith = undefined;
+  });
+
+  it('a failed send is the caller’s error, never swallowed: throttling a 503, the rest as it is', async () => {
+    failWith = Object.assign(new Error('Invalid characters found.'), {
+      name: 'AWS.SimpleQueueService.InvalidMessageContents',
+    });
+    await expect(sendQueueMessage('inbound', { b: 'x' })).rejects.toBe(failWith);
+    failWith = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+    await expect(sendQueueMessage('inbound', { b: 'x' })).rejects.toBeInstanceOf(ServiceUnavailable);
+  });
+});
