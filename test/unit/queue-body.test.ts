@@ -1,7 +1,9 @@
 import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { enqueueInbound } from '../../functions/channels/inbound';
 import { resetConfigForTests } from '../../functions/config';
 import { ServiceUnavailable } from '../../functions/core/errors';
+import { wellFormed } from '../../functions/core/inbound/inbound-event';
 import { queueJson, sendQueueMessage, setQueueClientForTests } from '../../functions/data/queue-sender';
 
 /**
@@ -95,6 +97,28 @@ describe('sendQueueMessage: what goes on the wire', () => {
     failWith = undefined;
   });
 
+  const WRITTEN = 'Olá\t\n\r|\u0000\u001f|\ufffe\uffff\ufdd0|\ud83d|\ude00|😀';
+
+  it('the inbound enqueue (Baileys, Meta, the simulator): a valid body, lone surrogates as U+FFFD', async () => {
+    const event = await enqueueInbound({
+      kind: 'message',
+      companyId: 7,
+      whatsappId: 42,
+      chat: { id: '5511987654321@s.whatsapp.net' },
+      providerMessageId: '3A0123456789ABCDEF01',
+      fromMe: false,
+      timestamp: new Date().toISOString(),
+      contact: { phone: '5511987654321', pushName: 'Maria \ud800' },
+      content: { type: 'text', body: WRITTEN },
+    });
+    const shown = 'Olá\t\n\r|\u0000\u001f|\ufffe\uffff\ufdd0|\ufffd|\ufffd|😀';
+    expect(event).toMatchObject({ content: { body: shown }, contact: { pushName: 'Maria \ufffd' } });
+    expect(sent).toHaveLength(1);
+    const body = sent[0]!.MessageBody!;
+    expect(FAUXQS_ALLOWED.test(body), body).toBe(true);
+    expect(JSON.parse(body)).toEqual(event);
+  });
+
   it('a failed send is the caller’s error, never swallowed: throttling a 503, the rest as it is', async () => {
     failWith = Object.assign(new Error('Invalid characters found.'), {
       name: 'AWS.SimpleQueueService.InvalidMessageContents',
@@ -102,5 +126,22 @@ describe('sendQueueMessage: what goes on the wire', () => {
     await expect(sendQueueMessage('inbound', { b: 'x' })).rejects.toBe(failWith);
     failWith = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
     await expect(sendQueueMessage('inbound', { b: 'x' })).rejects.toBeInstanceOf(ServiceUnavailable);
+  });
+});
+
+describe('wellFormed: what is stored and shown', () => {
+  it('replaces lone surrogates with U+FFFD and keeps everything else, pairs and noncharacters included', () => {
+    expect(wellFormed('a\ud83db\ude00c\ude00\ud83d')).toBe('a\ufffdb\ufffdc\ufffd\ufffd');
+    expect(wellFormed('\t\u0000\ufffe\uffff\ufdd0😀')).toBe('\t\u0000\ufffe\uffff\ufdd0😀');
+  });
+
+  it('reaches every string of a plain value, and leaves other objects and scalars alone', () => {
+    const date = new Date(0);
+    expect(wellFormed({ a: ['\ud800', { b: '\udfff' }], n: 1, d: date, u: undefined })).toEqual({
+      a: ['\ufffd', { b: '\ufffd' }],
+      n: 1,
+      d: date,
+      u: undefined,
+    });
   });
 });
