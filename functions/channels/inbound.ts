@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { inboundEventSchema, type InboundEvent, type InboundEventInput } from '../core/pipeline/inbound-event';
+import {
+  inboundEventSchema,
+  wellFormed,
+  type InboundEvent,
+  type InboundEventInput,
+} from '../core/pipeline/inbound-event';
 import { sendQueueMessage } from '../data/queue-sender';
 
 /**
@@ -51,11 +56,13 @@ export const inboundDeduplicationId = (event: InboundEvent): string => {
 
 /**
  * Validates an event, stamps `receivedAt` (once: a retried enqueue of the returned event keeps it) and
- * sends it to the inbound FIFO queue. Throws the zod error for a malformed event (an adapter bug: nothing
- * is sent) and a 503 ServiceUnavailable when SQS throttles (the adapter retries).
+ * sends it to the inbound FIFO queue. Any text a provider delivers is taken: lone surrogates become U+FFFD
+ * (`wellFormed`), and the queue sender escapes what SQS does not carry. Throws the zod error for a
+ * malformed event (an adapter bug: nothing is sent) and a 503 ServiceUnavailable when SQS throttles (the
+ * adapter retries).
  */
 export const enqueueInbound = async (input: InboundEventInput, now = new Date()): Promise<InboundEvent> => {
-  const event = inboundEventSchema.parse({ ...input, receivedAt: input.receivedAt ?? now.toISOString() });
+  const event = inboundEventSchema.parse(wellFormed({ ...input, receivedAt: input.receivedAt ?? now.toISOString() }));
   await sendQueueMessage('inbound', event, {
     groupId: inboundGroupId(event),
     deduplicationId: inboundDeduplicationId(event),

@@ -41,13 +41,22 @@ export interface SendOptions {
 }
 
 /**
- * JSON whose characters beyond the Basic Multilingual Plane (emoji) are written as `\uXXXX` surrogate
- * escapes: the same value for every JSON parser, and a body the local SQS emulator (fauxqs) accepts — it
- * refuses those characters, which SQS itself allows.
+ * Characters a body must not hold raw: everything outside what SQS carries (#x9 | #xA | #xD | #x20-#xD7FF |
+ * #xE000-#xFFFD | #x10000-#x10FFFF) — U+FFFE, U+FFFF, C0 controls, lone surrogates, which a customer's
+ * text may well hold — and the characters beyond the Basic Multilingual Plane (emoji), which SQS allows
+ * but the local emulator (fauxqs) refuses.
+ */
+const NOT_RAW = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD]/gu;
+
+/**
+ * The body of every queue message: JSON whose characters in NOT_RAW are written as `\uXXXX` escapes (a
+ * surrogate pair for an emoji), so any string fits SQS and JSON.parse gives back exactly the value sent.
+ * JSON.stringify already escapes controls and lone surrogates, and outside string literals its output is
+ * ASCII, so an escape only ever lands inside a string.
  */
 export const queueJson = (body: unknown): string =>
-  JSON.stringify(body).replace(/[\u{10000}-\u{10FFFF}]/gu, (c) =>
-    [c.charCodeAt(0), c.charCodeAt(1)].map((u) => `\\u${u.toString(16)}`).join(''),
+  JSON.stringify(body).replace(NOT_RAW, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
   );
 
 /** Sends one message; SQS being throttled or down is a retryable 503 for the caller. */

@@ -12,6 +12,7 @@ import {
 import { newUlid } from '../../data/ulids';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, NotFound } from '../../shared/errors';
+import { wellFormed } from '../pipeline/inbound-event';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { findInCompany, requireChannelInPlan, requireManager } from './connection-service';
 import { queueSimulatorAction } from '../pipeline/worker-outbox';
@@ -115,13 +116,19 @@ export const simulateCustomerMessage = async (
       { field: 'body.body', reason: 'a text, a file or a reaction is required' },
     ]);
   }
-  await queueSimulatorAction(connection.companyId, whatsappId, newUlid(), {
-    action: 'message',
-    customer: customerOf(input),
-    providerMessageId,
-    content,
-    ...(input.quotedProviderMessageId ? { quotedProviderMessageId: input.quotedProviderMessageId } : {}),
-  });
+  // Well-formed before it is stored in the outbox: DynamoDB holds UTF-8, which has no lone surrogates.
+  await queueSimulatorAction(
+    connection.companyId,
+    whatsappId,
+    newUlid(),
+    wellFormed({
+      action: 'message',
+      customer: customerOf(input),
+      providerMessageId,
+      content,
+      ...(input.quotedProviderMessageId ? { quotedProviderMessageId: input.quotedProviderMessageId } : {}),
+    }),
+  );
   return { providerMessageId };
 };
 

@@ -13,6 +13,21 @@ import * as z from 'zod';
 export const INBOUND_CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram'] as const;
 export type InboundChannel = (typeof INBOUND_CHANNELS)[number];
 
+/**
+ * A value with every lone surrogate in its strings (nested too) replaced by U+FFFD, as
+ * String.prototype.toWellFormed does: UTF-8, and so DynamoDB and the attendants' screens, cannot hold
+ * one, so it is replaced before the event is queued and what is stored is what is shown. Everything else a
+ * provider sends (controls, noncharacters such as U+FFFF) is kept; the queue sender escapes it.
+ */
+export const wellFormed = <T>(value: T): T => {
+  if (typeof value === 'string') return value.replace(/\p{Surrogate}/gu, '\uFFFD') as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => wellFormed(v)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)])) as T;
+  }
+  return value;
+};
+
 /** Phone numbers and LIDs as digits only (country code included for numbers). */
 const digits = z.string().regex(/^\d{5,32}$/, 'digits only');
 /** Provider message ids: Baileys `3EB0…`, Cloud API `wamid.…`, Messenger `m_…`; never a `#` (a key separator). */
