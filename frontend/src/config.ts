@@ -20,7 +20,7 @@ export interface RuntimeConfig {
   metaLoginUrl: string;
 }
 
-/** Facebook's OAuth dialog of the Graph API version the server calls (functions/config.ts GRAPH_API_URL). */
+/** Facebook's OAuth dialog of the Graph API version the server calls (functions/shared/config.ts GRAPH_API_URL). */
 export const DEFAULT_META_LOGIN_URL = 'https://www.facebook.com/v21.0/dialog/oauth';
 
 export const CONFIG_PATH = '/config.json';

@@ -3,12 +3,12 @@ import {
   BatchGetCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { companyKeys } from './company-repository';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors, type ConditionalFailure } from './errors';
@@ -299,51 +299,42 @@ export const createConnection = async (
   return withDefaultRetries(async () => {
     const current = await getDefaultConnectionId(companyId);
     const becomesDefault = current === null || options.makeDefault === true;
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: connectionUsageKeys(companyId),
-                  UpdateExpression: 'ADD n :one',
-                  ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
-                  ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxConnections } : {}) },
-                },
-              },
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: {
-                    ...connectionKeys(companyId, id),
-                    ...connectionIndexKeys(companyId, id),
-                    type: 'WHATSAPP',
-                    ...stored,
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: { ...connectionIdKeys(id), type: 'WHATSAPPID', companyId, whatsappId: id },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: { ...apiTokenKeys(stored.token), type: 'APIKEY', companyId, whatsappId: id },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              defaultPointerWrite(companyId, id, current, becomesDefault),
-              ...(options.extraItems?.(id) ?? []),
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Update: {
+            Key: connectionUsageKeys(companyId),
+            UpdateExpression: 'ADD n :one',
+            ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
+            ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxConnections } : {}) },
+          },
+        },
+        {
+          Put: {
+            Item: {
+              ...connectionKeys(companyId, id),
+              ...connectionIndexKeys(companyId, id),
+              type: 'WHATSAPP',
+              ...stored,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            Item: { ...connectionIdKeys(id), type: 'WHATSAPPID', companyId, whatsappId: id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            Item: { ...apiTokenKeys(stored.token), type: 'APIKEY', companyId, whatsappId: id },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        defaultPointerWrite(companyId, id, current, becomesDefault),
+        ...(options.extraItems?.(id) ?? []),
+      ],
       (failure) =>
         failedAt(failure, 0)
           ? new Forbidden('ERR_PLAN_LIMIT_CONNECTIONS', 'The plan allows no more connections', {
@@ -486,25 +477,19 @@ export const updateConnection = async (
   return withDefaultRetries(async () => {
     const pointer = options.makeDefault ? await getDefaultConnectionId(companyId) : null;
     const movesDefault = options.makeDefault === true && pointer !== id;
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: connectionKeys(companyId, id),
-                  UpdateExpression: `SET ${[...sets, 'updatedAt = :now', 'version = version + :one'].join(', ')}`,
-                  ConditionExpression: 'version = :version',
-                  ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-                  ExpressionAttributeValues: { ...values, ':now': now, ':one': 1, ':version': current.version },
-                },
-              },
-              ...(movesDefault ? [defaultPointerWrite(companyId, id, pointer, true)] : []),
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Update: {
+            Key: connectionKeys(companyId, id),
+            UpdateExpression: `SET ${[...sets, 'updatedAt = :now', 'version = version + :one'].join(', ')}`,
+            ConditionExpression: 'version = :version',
+            ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+            ExpressionAttributeValues: { ...values, ':now': now, ':one': 1, ':version': current.version },
+          },
+        },
+        ...(movesDefault ? [defaultPointerWrite(companyId, id, pointer, true)] : []),
+      ],
       (failure) =>
         failedAt(failure, 1)
           ? new DefaultMoved()
@@ -551,35 +536,27 @@ export const deleteConnection = async (companyId: number, id: number): Promise<C
             ExpressionAttributeValues: { ':id': id },
           },
         };
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: connectionUsageKeys(companyId),
-                  UpdateExpression: 'ADD n :minus',
-                  // The default leaves only as the last connection: the count must be exactly one.
-                  ...(current.isDefault ? { ConditionExpression: 'n = :one' } : {}),
-                  ExpressionAttributeValues: { ':minus': -1, ...(current.isDefault ? { ':one': 1 } : {}) },
-                },
-              },
-              {
-                Delete: {
-                  TableName: tableName(),
-                  Key: connectionKeys(companyId, id),
-                  ConditionExpression: 'attribute_exists(pk)',
-                },
-              },
-              { Delete: { TableName: tableName(), Key: connectionIdKeys(id) } },
-              { Delete: { TableName: tableName(), Key: apiTokenKeys(current.token) } },
-              pointerWrite,
-            ],
-          }),
-        ),
-      // A moved pointer first: the connection may no longer be (or may now be) the default, so read again.
+    await transactWrite(
+      [
+        {
+          Update: {
+            Key: connectionUsageKeys(companyId),
+            UpdateExpression: 'ADD n :minus',
+            // The default leaves only as the last connection: the count must be exactly one.
+            ...(current.isDefault ? { ConditionExpression: 'n = :one' } : {}),
+            ExpressionAttributeValues: { ':minus': -1, ...(current.isDefault ? { ':one': 1 } : {}) },
+          },
+        },
+        {
+          Delete: {
+            Key: connectionKeys(companyId, id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+        { Delete: { Key: connectionIdKeys(id) } },
+        { Delete: { Key: apiTokenKeys(current.token) } },
+        pointerWrite,
+      ],
       (failure) =>
         failedAt(failure, 4)
           ? new DefaultMoved()
@@ -707,38 +684,31 @@ export const setHeldSessionState = async (
   const { sets, names, values } = setExpression({ ...state, updatedAt: new Date().toISOString() });
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await mapDynamoErrors(
-        () =>
-          db().send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: connectionKeys(companyId, id),
-                    UpdateExpression: `SET ${sets.join(', ')}`,
-                    ConditionExpression:
-                      generation === null
-                        ? 'attribute_exists(pk) AND attribute_not_exists(sessionCommandAt)'
-                        : 'attribute_exists(pk) AND sessionCommandAt = :generation',
-                    ExpressionAttributeNames: names,
-                    ExpressionAttributeValues: {
-                      ...values,
-                      ...(generation === null ? {} : { ':generation': generation }),
-                    },
-                  },
-                },
-                {
-                  ConditionCheck: {
-                    TableName: tableName(),
-                    Key: leaseKeys(companyId, id),
-                    ConditionExpression: 'holder = :me AND fence = :fence',
-                    ExpressionAttributeValues: { ':me': holder.taskId, ':fence': holder.fence },
-                  },
-                },
-              ],
-            }),
-          ),
+      await transactWrite(
+        [
+          {
+            Update: {
+              Key: connectionKeys(companyId, id),
+              UpdateExpression: `SET ${sets.join(', ')}`,
+              ConditionExpression:
+                generation === null
+                  ? 'attribute_exists(pk) AND attribute_not_exists(sessionCommandAt)'
+                  : 'attribute_exists(pk) AND sessionCommandAt = :generation',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: {
+                ...values,
+                ...(generation === null ? {} : { ':generation': generation }),
+              },
+            },
+          },
+          {
+            ConditionCheck: {
+              Key: leaseKeys(companyId, id),
+              ConditionExpression: 'holder = :me AND fence = :fence',
+              ExpressionAttributeValues: { ':me': holder.taskId, ':fence': holder.fence },
+            },
+          },
+        ],
         (failure) => new HeldWriteRefused(failedAt(failure, 1) ? 'lost' : 'superseded'),
       );
       return 'written';

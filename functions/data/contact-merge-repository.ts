@@ -1,6 +1,7 @@
-import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { contactKeys, contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
 import { queryAll } from './query-page';
@@ -108,67 +109,58 @@ export const moveTicketToContact = async (ticket: Ticket, intoId: number): Promi
   const { companyId, id } = ticket;
   const moved: Ticket = { ...ticket, contactId: intoId, version: ticket.version + 1 };
   const open = ticket.status !== 'closed';
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...(open
-              ? [
-                  {
-                    Put: {
-                      TableName: tableName(),
-                      Item: {
-                        ...openTicketGuardKeys(companyId, intoId, ticket.whatsappId),
-                        type: 'TICKET_OPEN',
-                        companyId,
-                        ticketId: id,
-                      },
-                      ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
-                      ExpressionAttributeValues: { ':id': id },
-                    },
-                  },
-                  {
-                    Delete: {
-                      TableName: tableName(),
-                      Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
-                      ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
-                      ExpressionAttributeValues: { ':id': id },
-                    },
-                  },
-                ]
-              : []),
+  await transactWrite(
+    [
+      ...(open
+        ? [
             {
-              Update: {
-                TableName: tableName(),
-                Key: ticketKeys(companyId, id),
-                UpdateExpression: 'SET contactId = :into, version = :next',
-                ConditionExpression: 'contactId = :from AND version = :v AND #status = :status',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':into': intoId,
-                  ':next': moved.version,
-                  ':from': ticket.contactId,
-                  ':v': ticket.version,
-                  ':status': ticket.status,
+              Put: {
+                Item: {
+                  ...openTicketGuardKeys(companyId, intoId, ticket.whatsappId),
+                  type: 'TICKET_OPEN',
+                  companyId,
+                  ticketId: id,
                 },
+                ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
+                ExpressionAttributeValues: { ':id': id },
               },
             },
             {
-              Update: {
-                TableName: tableName(),
-                Key: trackingKeys(companyId, id),
-                UpdateExpression: 'SET contactId = :into, gsi3pk = :g3pk',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: {
-                  ':into': intoId,
-                  ':g3pk': `${contactPartition(companyId, intoId)}#T`,
-                },
+              Delete: {
+                Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+                ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
+                ExpressionAttributeValues: { ':id': id },
               },
             },
-          ],
-        }),
-      ),
+          ]
+        : []),
+      {
+        Update: {
+          Key: ticketKeys(companyId, id),
+          UpdateExpression: 'SET contactId = :into, version = :next',
+          ConditionExpression: 'contactId = :from AND version = :v AND #status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':into': intoId,
+            ':next': moved.version,
+            ':from': ticket.contactId,
+            ':v': ticket.version,
+            ':status': ticket.status,
+          },
+        },
+      },
+      {
+        Update: {
+          Key: trackingKeys(companyId, id),
+          UpdateExpression: 'SET contactId = :into, gsi3pk = :g3pk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':into': intoId,
+            ':g3pk': `${contactPartition(companyId, intoId)}#T`,
+          },
+        },
+      },
+    ],
     (failure) =>
       open && failure.reasons?.[0] === 'ConditionalCheckFailed'
         ? new TargetHasOpenTicket()
@@ -209,21 +201,14 @@ export const moveNotes = async (companyId: number, fromId: number, intoId: numbe
   const notes = await partitionItems(companyId, fromId, 'NOTE#');
   for (const item of notes) {
     const ulid = String(item.sk).slice('NOTE#'.length);
-    await mapDynamoErrors(() =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...item, ...noteKeys(companyId, intoId, ulid), contactId: intoId },
-              },
-            },
-            { Delete: { TableName: tableName(), Key: noteKeys(companyId, fromId, ulid) } },
-          ],
-        }),
-      ),
-    );
+    await transactWrite([
+      {
+        Put: {
+          Item: { ...item, ...noteKeys(companyId, intoId, ulid), contactId: intoId },
+        },
+      },
+      { Delete: { Key: noteKeys(companyId, fromId, ulid) } },
+    ]);
   }
   return notes.length;
 };

@@ -2,12 +2,12 @@ import {
   BatchGetCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { nextId } from './counter-repository';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
@@ -198,35 +198,28 @@ export const createContact = async (
     createdAt: now,
     updatedAt: now,
   };
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...contact.identities.map((identity) => ({
-              Put: {
-                TableName: tableName(),
-                Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId: id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-              },
-            })),
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...contactKeys(companyId, id),
-                  ...contactIndexKeys(contact),
-                  type: 'CONTACT',
-                  ...contact,
-                  identities: new Set(contact.identities),
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      ...contact.identities.map((identity) => ({
+        Put: {
+          Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId: id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+        },
+      })),
+      {
+        Put: {
+          Item: {
+            ...contactKeys(companyId, id),
+            ...contactIndexKeys(contact),
+            type: 'CONTACT',
+            ...contact,
+            identities: new Set(contact.identities),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
     (failure) => new IdentityTaken(failedOwner(failure.item)),
   );
   await countContacts(companyId, 1);
@@ -239,32 +232,25 @@ export const createContact = async (
  * its id) or the contact is gone (null).
  */
 export const attachIdentity = async (companyId: number, contactId: number, identity: string): Promise<void> => {
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId },
-                ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-                ExpressionAttributeValues: { ':id': contactId },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, contactId),
-                UpdateExpression: 'ADD identities :identity',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':identity': new Set([identity]) },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId },
+          ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+          ExpressionAttributeValues: { ':id': contactId },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      {
+        Update: {
+          Key: contactKeys(companyId, contactId),
+          UpdateExpression: 'ADD identities :identity',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':identity': new Set([identity]) },
+        },
+      },
+    ],
     (failure) =>
       new IdentityTaken(failure.reasons?.[0] === 'ConditionalCheckFailed' ? failedOwner(failure.item) : null),
   );
@@ -280,45 +266,37 @@ export const moveIdentity = async (
   fromId: number,
   toId: number,
 ): Promise<void> => {
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId: toId },
-                ConditionExpression: 'contactId = :from',
-                ExpressionAttributeValues: { ':from': fromId },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, toId),
-                // The old contact's history is now to move here (decisions D77): the merge job clears it.
-                UpdateExpression: 'ADD identities :identity, pendingMerges :from',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':identity': new Set([identity]), ':from': new Set([fromId]) },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, fromId),
-                UpdateExpression: 'DELETE identities :identity SET mergedInto = :to, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: {
-                  ':identity': new Set([identity]),
-                  ':to': toId,
-                  ':now': new Date().toISOString(),
-                },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: { ...identityKeys(companyId, identity), type: 'CTID', companyId, identity, contactId: toId },
+          ConditionExpression: 'contactId = :from',
+          ExpressionAttributeValues: { ':from': fromId },
+        },
+      },
+      {
+        Update: {
+          Key: contactKeys(companyId, toId),
+          // The old contact's history is now to move here (decisions D77): the merge job clears it.
+          UpdateExpression: 'ADD identities :identity, pendingMerges :from',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':identity': new Set([identity]), ':from': new Set([fromId]) },
+        },
+      },
+      {
+        Update: {
+          Key: contactKeys(companyId, fromId),
+          UpdateExpression: 'DELETE identities :identity SET mergedInto = :to, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':identity': new Set([identity]),
+            ':to': toId,
+            ':now': new Date().toISOString(),
+          },
+        },
+      },
+    ],
     () => new IdentityTaken(null),
   );
   await unlistMergedContact(companyId, fromId);
@@ -571,55 +549,47 @@ export const updateContact = async (
     return `#f${i} = :f${i}`;
   });
   const removes = indexKeys.gsi2pk ? '' : ' REMOVE gsi2pk, gsi2sk';
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...(identityMove?.from
-              ? [
-                  {
-                    Delete: {
-                      TableName: tableName(),
-                      Key: identityKeys(companyId, identityMove.from),
-                      ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-                      ExpressionAttributeValues: { ':id': id },
-                    },
-                  },
-                ]
-              : []),
-            ...(identityMove
-              ? [
-                  {
-                    Put: {
-                      TableName: tableName(),
-                      Item: {
-                        ...identityKeys(companyId, identityMove.to),
-                        type: 'CTID',
-                        companyId,
-                        identity: identityMove.to,
-                        contactId: id,
-                      },
-                      ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-                      ExpressionAttributeValues: { ':id': id },
-                      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-                    },
-                  },
-                ]
-              : []),
+  await transactWrite(
+    [
+      ...(identityMove?.from
+        ? [
             {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, id),
-                UpdateExpression: `SET ${sets.join(', ')}${removes}`,
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
+              Delete: {
+                Key: identityKeys(companyId, identityMove.from),
+                ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+                ExpressionAttributeValues: { ':id': id },
               },
             },
-          ],
-        }),
-      ),
+          ]
+        : []),
+      ...(identityMove
+        ? [
+            {
+              Put: {
+                Item: {
+                  ...identityKeys(companyId, identityMove.to),
+                  type: 'CTID',
+                  companyId,
+                  identity: identityMove.to,
+                  contactId: id,
+                },
+                ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+                ExpressionAttributeValues: { ':id': id },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+              },
+            },
+          ]
+        : []),
+      {
+        Update: {
+          Key: contactKeys(companyId, id),
+          UpdateExpression: `SET ${sets.join(', ')}${removes}`,
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+    ],
     (failure) => {
       const reasons = failure.reasons ?? [];
       const contactFailed = reasons[reasons.length - 1] === 'ConditionalCheckFailed';
@@ -637,31 +607,24 @@ export const updateContact = async (
  */
 export const deleteContact = async (current: Contact): Promise<void> => {
   const { companyId, id } = current;
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...current.identities.map((identity) => ({
-              Delete: {
-                TableName: tableName(),
-                Key: identityKeys(companyId, identity),
-                ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-                ExpressionAttributeValues: { ':id': id },
-              },
-            })),
-            {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, id),
-                UpdateExpression: 'SET deletedAt = :now, updatedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
-                ExpressionAttributeValues: { ':now': new Date().toISOString(), ':seen': current.updatedAt },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      ...current.identities.map((identity) => ({
+        Delete: {
+          Key: identityKeys(companyId, identity),
+          ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+          ExpressionAttributeValues: { ':id': id },
+        },
+      })),
+      {
+        Update: {
+          Key: contactKeys(companyId, id),
+          UpdateExpression: 'SET deletedAt = :now, updatedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
+          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':seen': current.updatedAt },
+        },
+      },
+    ],
     () => new Conflict('ERR_CONFLICT', 'The contact changed meanwhile, reload and try again'),
   );
   await countContacts(companyId, -1);

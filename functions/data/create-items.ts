@@ -1,6 +1,7 @@
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, type DomainError } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { mapDynamoErrors, type ConditionalFailure } from './errors';
 
 /**
@@ -27,15 +28,10 @@ export const createItemsTogether = async (
   items: Item[],
   onConflict: (f: ConditionalFailure) => DomainError = () => new Conflict(),
 ): Promise<void> => {
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: items.map((Item) => ({
-            Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' },
-          })),
-        }),
-      ),
+  await transactWrite(
+    items.map((Item) => ({
+      Put: { Item, ConditionExpression: 'attribute_not_exists(pk)' },
+    })),
     onConflict,
   );
 };

@@ -1,9 +1,11 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ServiceUnavailable } from '../shared/errors';
-import { db, tableName } from './client';
+import { Conflict } from '../shared/errors';
+import { tableName } from './client';
+import { MAX_TRANSACTION_ITEMS, transactWrite } from './transactions';
+
+export { MAX_TRANSACTION_ITEMS };
+import { BUSY, withRetry } from '../shared/retry';
 import { batchWriteAll, type WriteRequest } from './batch-write';
 import { consistentGet } from './consistent-reads';
-import { mapDynamoErrors } from './errors';
 import {
   messageHistoryKeys,
   messageKeys,
@@ -50,8 +52,6 @@ export const getProviderRefs = async (keys: readonly ProviderRefKey[]): Promise<
   return found;
 };
 
-/** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
-const CONFLICT_ATTEMPTS = 12;
 /** A run of n messages takes n + 1 items of a transaction, which takes at most 100. */
 export const MAX_RUN = 99;
 
@@ -134,8 +134,6 @@ const runItems = (run: MessageRun) => {
   ];
 };
 
-/** Items one transaction takes (DynamoDB's limit is 100). */
-export const MAX_TRANSACTION_ITEMS = 100;
 /** Items a run takes in the transaction: its messages, plus its ticket. */
 export const runItemCount = (messages: number): number => messages + 1;
 
@@ -167,23 +165,14 @@ export const storeMessageRuns = async (
     throw new Error(`a transaction holds 1..${MAX_TRANSACTION_ITEMS} items`);
   }
   await batchWriteAll(runs.flatMap((run) => claimsOf(run, ttl)));
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await mapDynamoErrors(
-        () => db().send(new TransactWriteCommand({ TransactItems })),
-        () => new RunRefused(),
-      );
-      for (const run of runs) await indexStoredWords(run.messages[0]!.companyId, run.messages);
-      return 'stored';
-    } catch (err) {
-      if (err instanceof RunRefused) return 'refused';
-      if (err instanceof ServiceUnavailable && attempt < CONFLICT_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(attempt, 6)));
-        continue;
-      }
-      throw err;
-    }
+  try {
+    await withRetry(BUSY, () => transactWrite(TransactItems, () => new RunRefused()));
+  } catch (err) {
+    if (err instanceof RunRefused) return 'refused';
+    throw err;
   }
+  for (const run of runs) await indexStoredWords(run.messages[0]!.companyId, run.messages);
+  return 'stored';
 };
 
 /**

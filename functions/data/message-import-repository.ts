@@ -1,13 +1,7 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { connectionKeys, connectionPartition } from './connection-repository';
 import { mapDynamoErrors } from './errors';
 import { pad } from './keys';
@@ -59,36 +53,29 @@ const progressOf = (item: Record<string, unknown> | undefined): ImportProgress |
  * `startedAt`, together. 404 when the connection is gone.
  */
 export const beginImport = async (companyId: number, whatsappId: number, startedAt: string): Promise<void> => {
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...importKeys(companyId, whatsappId),
-                  type: 'IMPORT',
-                  startedAt,
-                  all: 0,
-                  done: 0,
-                  complete: false,
-                },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: connectionKeys(companyId, whatsappId),
-                UpdateExpression: 'SET statusImportMessages = :s, importStartedAt = :at, updatedAt = :at',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':s': 'preparing', ':at': startedAt },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: {
+            ...importKeys(companyId, whatsappId),
+            type: 'IMPORT',
+            startedAt,
+            all: 0,
+            done: 0,
+            complete: false,
+          },
+        },
+      },
+      {
+        Update: {
+          Key: connectionKeys(companyId, whatsappId),
+          UpdateExpression: 'SET statusImportMessages = :s, importStartedAt = :at, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':s': 'preparing', ':at': startedAt },
+        },
+      },
+    ],
     () => new NotFound('ERR_NO_WAPP_FOUND', 'Connection not found'),
   );
 };

@@ -1,6 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict, ServiceUnavailable } from '../shared/errors';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
+import { BUSY, withRetry } from '../shared/retry';
 import { contactPartition } from './contact-repository';
 import { mapDynamoErrors } from './errors';
 import { indexMessageWords } from './message-search-repository';
@@ -187,9 +189,6 @@ export interface TicketMessageUpdate {
   onlyIfLatest?: boolean;
 }
 
-/** Attempts when a ticket transition holds the ticket in another transaction at the same moment. */
-const CONFLICT_ATTEMPTS = 12;
-
 /**
  * Stores a message and moves its ticket (lastMessage, updatedAt, unread count, list positions) in one
  * transaction, so the two can never disagree: a message stored twice is impossible (the message's key is
@@ -211,61 +210,51 @@ export const storeMessage = async (
         ? ', unreadMessages = :zero, readUpTo = :sk'
         : '';
   if (ticket.onlyIfLatest) return storeOldMessage(message, ticket);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await mapDynamoErrors(
-        () =>
-          db().send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Put: {
-                    TableName: tableName(),
-                    Item: {
-                      ...messageKeys(companyId, ticketId, ulid),
-                      ...messageHistoryKeys(companyId, message.contactId, ulid),
-                      type: 'MSG',
-                      ...message,
-                    },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: ticketKeys(companyId, ticketId),
-                    UpdateExpression:
-                      'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list' +
-                      // The contact's latest message opens Meta's 24-hour reply window (decisions D40).
-                      (ticket.unread === 'increment' ? ', lastInboundAt = :at' : '') +
-                      unread,
-                    ConditionExpression: 'attribute_exists(pk)',
-                    ExpressionAttributeValues: {
-                      ':last': ticket.lastMessage,
-                      ':at': ticket.updatedAt,
-                      ':sk': sk,
-                      ':list': listSortKey,
-                      ...(ticket.unread === 'increment' ? { ':one': 1 } : {}),
-                      ...(ticket.unread === 'reset' ? { ':zero': 0 } : {}),
-                    },
-                  },
-                },
-              ],
-            }),
-          ),
+  try {
+    // A transition holding the ticket in another transaction at the same moment is retried with jitter.
+    await withRetry(BUSY, () =>
+      transactWrite(
+        [
+          {
+            Put: {
+              Item: {
+                ...messageKeys(companyId, ticketId, ulid),
+                ...messageHistoryKeys(companyId, message.contactId, ulid),
+                type: 'MSG',
+                ...message,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              Key: ticketKeys(companyId, ticketId),
+              UpdateExpression:
+                'SET lastMessage = :last, updatedAt = :at, lastMsgSk = :sk, gsi1sk = :list, gsi2sk = :list' +
+                // The contact's latest message opens Meta's 24-hour reply window (decisions D40).
+                (ticket.unread === 'increment' ? ', lastInboundAt = :at' : '') +
+                unread,
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: {
+                ':last': ticket.lastMessage,
+                ':at': ticket.updatedAt,
+                ':sk': sk,
+                ':list': listSortKey,
+                ...(ticket.unread === 'increment' ? { ':one': 1 } : {}),
+                ...(ticket.unread === 'reset' ? { ':zero': 0 } : {}),
+              },
+            },
+          },
+        ],
         (failure) => new StoreRefused(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'duplicate' : 'ticket-gone'),
-      );
-      await indexStoredWords(companyId, [message]);
-      return 'stored';
-    } catch (err) {
-      if (err instanceof StoreRefused) return err.outcome;
-      if (err instanceof ServiceUnavailable && attempt < CONFLICT_ATTEMPTS) {
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * Math.min(attempt, 6)));
-        continue;
-      }
-      throw err;
-    }
+      ),
+    );
+  } catch (err) {
+    if (err instanceof StoreRefused) return err.outcome;
+    throw err;
   }
+  await indexStoredWords(companyId, [message]);
+  return 'stored';
 };
 
 /**
@@ -279,33 +268,26 @@ const storeOldMessage = async (
   const { companyId, ticketId, ulid } = message;
   const sk = messageSortKey(ulid);
   try {
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: {
-                    ...messageKeys(companyId, ticketId, ulid),
-                    ...messageHistoryKeys(companyId, message.contactId, ulid),
-                    type: 'MSG',
-                    ...message,
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: ticketKeys(companyId, ticketId),
-                  ConditionExpression: 'attribute_exists(pk)',
-                },
-              },
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Put: {
+            Item: {
+              ...messageKeys(companyId, ticketId, ulid),
+              ...messageHistoryKeys(companyId, message.contactId, ulid),
+              type: 'MSG',
+              ...message,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          ConditionCheck: {
+            Key: ticketKeys(companyId, ticketId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+      ],
       (failure) => new StoreRefused(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'duplicate' : 'ticket-gone'),
     );
   } catch (err) {

@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { connectionPartition, type TransactItem } from './connection-repository';
 import { mapDynamoErrors } from './errors';
 import { pad } from './keys';
@@ -29,7 +30,7 @@ export interface MetaCredentials {
   externalId: string;
   /** The Facebook page an Instagram account is linked to (its page token sends for it). */
   pageId?: string;
-  /** The access token, encrypted at rest (functions/channels/meta/token-cipher.ts). */
+  /** The access token, encrypted at rest (functions/shared/token-cipher.ts). */
   tokenCipher: string;
   updatedAt: string;
 }
@@ -144,23 +145,17 @@ export const setMetaToken = async (companyId: number, whatsappId: number, tokenC
 export const deleteMetaLink = async (companyId: number, whatsappId: number): Promise<void> => {
   const credentials = await getMetaCredentials(companyId, whatsappId);
   if (!credentials) return;
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: tableName(), Key: metaCredentialsKeys(companyId, whatsappId) } },
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: metaTargetKeys(credentials.kind, credentials.externalId),
-                ConditionExpression: 'attribute_not_exists(pk) OR (companyId = :c AND whatsappId = :w)',
-                ExpressionAttributeValues: { ':c': companyId, ':w': whatsappId },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      { Delete: { Key: metaCredentialsKeys(companyId, whatsappId) } },
+      {
+        Delete: {
+          Key: metaTargetKeys(credentials.kind, credentials.externalId),
+          ConditionExpression: 'attribute_not_exists(pk) OR (companyId = :c AND whatsappId = :w)',
+          ExpressionAttributeValues: { ':c': companyId, ':w': whatsappId },
+        },
+      },
+    ],
     () => new Conflict('ERR_CONFLICT', 'The Meta target belongs to another connection'),
   );
 };

@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { mapDynamoErrors } from './errors';
 import { emailKeys, userKeys } from './user-repository';
 
@@ -126,39 +127,30 @@ export const completePasswordReset = async (
   passwordHash: string,
 ): Promise<boolean> => {
   try {
-    await mapDynamoErrors(() =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: resetCodeKeys(email),
-                ConditionExpression: 'codeHash = :h',
-                ExpressionAttributeValues: { ':h': record.codeHash },
-              },
-            },
-            {
-              ConditionCheck: {
-                TableName: tableName(),
-                Key: emailKeys(email),
-                ConditionExpression: 'companyId = :c AND userId = :u',
-                ExpressionAttributeValues: { ':c': record.companyId, ':u': record.userId },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: userKeys(record.companyId, record.userId),
-                UpdateExpression: 'SET passwordHash = :p, updatedAt = :now REMOVE sessionId',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':p': passwordHash, ':now': new Date().toISOString() },
-              },
-            },
-          ],
-        }),
-      ),
-    );
+    await transactWrite([
+      {
+        Delete: {
+          Key: resetCodeKeys(email),
+          ConditionExpression: 'codeHash = :h',
+          ExpressionAttributeValues: { ':h': record.codeHash },
+        },
+      },
+      {
+        ConditionCheck: {
+          Key: emailKeys(email),
+          ConditionExpression: 'companyId = :c AND userId = :u',
+          ExpressionAttributeValues: { ':c': record.companyId, ':u': record.userId },
+        },
+      },
+      {
+        Update: {
+          Key: userKeys(record.companyId, record.userId),
+          UpdateExpression: 'SET passwordHash = :p, updatedAt = :now REMOVE sessionId',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':p': passwordHash, ':now': new Date().toISOString() },
+        },
+      },
+    ]);
     return true;
   } catch (err) {
     if (err instanceof Conflict) return false;

@@ -4,7 +4,7 @@ import { config } from '../shared/config';
 import type { QueueName } from '../shared/queues';
 
 /**
- * Sends JSON messages to the product's SQS queues (functions/jobs/queues.ts), found by logical name in
+ * Sends JSON messages to the product's SQS queues (functions/shared/queues.ts), found by logical name in
  * config().QUEUE_URLS — the CDK `bindQueue` helper sets the URL and the send grant together. One client per
  * process; locally the endpoint is fauxqs. Services call this; they never see SQS types.
  */

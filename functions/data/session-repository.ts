@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, Unauthorized } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { companyKeys, type Company } from './company-repository';
 import { mapDynamoErrors } from './errors';
 import { userKeys, type User } from './user-repository';
@@ -76,35 +77,28 @@ export const startSession = async (
   refreshHash: string,
   expiresAt: string,
 ): Promise<void> => {
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: userKeys(user.companyId, user.id),
-                UpdateExpression: 'SET sessionId = :sid, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeValues: { ':sid': sessionId, ':now': new Date().toISOString() },
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: refreshTokenItem(refreshHash, {
-                  companyId: user.companyId,
-                  userId: user.id,
-                  sessionId,
-                  expiresAt,
-                }),
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Update: {
+          Key: userKeys(user.companyId, user.id),
+          UpdateExpression: 'SET sessionId = :sid, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':sid': sessionId, ':now': new Date().toISOString() },
+        },
+      },
+      {
+        Put: {
+          Item: refreshTokenItem(refreshHash, {
+            companyId: user.companyId,
+            userId: user.id,
+            sessionId,
+            expiresAt,
+          }),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
     () => new Unauthorized('ERR_INVALID_CREDENTIALS', 'Invalid credentials'),
   );
 };
@@ -133,48 +127,40 @@ export const rotateRefreshToken = async (
   usedSince: string,
 ): Promise<RotationOutcome> => {
   try {
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: refreshTokenKeys(oldHash),
-                  // The first use's time stays: the grace runs from it, not from the latest sibling.
-                  UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :now), replacedBy = :next',
-                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt >= :since)',
-                  ExpressionAttributeValues: {
-                    ':now': new Date().toISOString(),
-                    ':next': newHash,
-                    ':since': usedSince,
-                  },
-                },
-              },
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: refreshTokenItem(newHash, {
-                    companyId: old.companyId,
-                    userId: old.userId,
-                    sessionId: old.sessionId,
-                    expiresAt,
-                  }),
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: userKeys(old.companyId, old.userId),
-                  ConditionExpression: 'sessionId = :sid',
-                  ExpressionAttributeValues: { ':sid': old.sessionId },
-                },
-              },
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Update: {
+            Key: refreshTokenKeys(oldHash),
+            // The first use's time stays: the grace runs from it, not from the latest sibling.
+            UpdateExpression: 'SET usedAt = if_not_exists(usedAt, :now), replacedBy = :next',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(usedAt) OR usedAt >= :since)',
+            ExpressionAttributeValues: {
+              ':now': new Date().toISOString(),
+              ':next': newHash,
+              ':since': usedSince,
+            },
+          },
+        },
+        {
+          Put: {
+            Item: refreshTokenItem(newHash, {
+              companyId: old.companyId,
+              userId: old.userId,
+              sessionId: old.sessionId,
+              expiresAt,
+            }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          ConditionCheck: {
+            Key: userKeys(old.companyId, old.userId),
+            ConditionExpression: 'sessionId = :sid',
+            ExpressionAttributeValues: { ':sid': old.sessionId },
+          },
+        },
+      ],
       (failure) => new Conflict(failure.reasons?.[0] === 'ConditionalCheckFailed' ? 'already-used' : 'session-ended'),
     );
     return 'rotated';

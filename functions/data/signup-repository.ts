@@ -1,9 +1,7 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
-import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { companyIndexKeys, companyKeys, type Company } from './company-repository';
 import { nextId } from './counter-repository';
-import { mapDynamoErrors } from './errors';
 import { emailKeys, USER_DEFAULTS, userIndexKeys, userKeys, userUsageKeys, type User } from './user-repository';
 
 /**
@@ -29,43 +27,34 @@ export const createCompanyWithAdmin = async (
     createdAt: now,
     updatedAt: now,
   };
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...companyKeys(companyId), ...companyIndexKeys(company), ...company },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...emailKeys(admin.email), companyId, userId },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...userKeys(companyId, userId), ...userIndexKeys(companyId, userId, admin.name), ...admin },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: userUsageKeys(companyId),
-                UpdateExpression: 'ADD n :one',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: { ...companyKeys(companyId), ...companyIndexKeys(company), ...company },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          Item: { ...emailKeys(admin.email), companyId, userId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          Item: { ...userKeys(companyId, userId), ...userIndexKeys(companyId, userId, admin.name), ...admin },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          Key: userUsageKeys(companyId),
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ],
     () => new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
   );
   return { company, admin };

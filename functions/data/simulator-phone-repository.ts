@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 import { newUlid } from './ulids';
@@ -67,38 +68,31 @@ export const recordReceived = async (
   const { type, ...rest } = message;
   const received: ReceivedMessage = { ...message, sk, ack: 0, receivedAt: new Date(now).toISOString() };
   try {
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: { pk, sk: `RID#${message.providerMessageId}`, type: 'SIMRID', received: sk, ttl },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: {
-                    pk,
-                    sk,
-                    type: 'SIMRCV',
-                    kind: type,
-                    companyId,
-                    whatsappId,
-                    ...rest,
-                    ack: 0,
-                    receivedAt: received.receivedAt,
-                    ttl,
-                  },
-                },
-              },
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Put: {
+            Item: { pk, sk: `RID#${message.providerMessageId}`, type: 'SIMRID', received: sk, ttl },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            Item: {
+              pk,
+              sk,
+              type: 'SIMRCV',
+              kind: type,
+              companyId,
+              whatsappId,
+              ...rest,
+              ack: 0,
+              receivedAt: received.receivedAt,
+              ttl,
+            },
+          },
+        },
+      ],
       () => new Conflict('ERR_CONFLICT', 'received before'),
     );
     return received;
@@ -192,36 +186,29 @@ export const changeReceived = async (
       ? { UpdateExpression: 'SET body = :body, edited = :true, editedAt = :at', values: { ':body': change.body ?? '' } }
       : { UpdateExpression: 'SET deleted = :true, deletedAt = :at REMOVE body', values: {} };
   try {
-    await mapDynamoErrors(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: {
-                    pk,
-                    sk: `RID#${change.providerMessageId}`,
-                    type: 'SIMRID',
-                    received: target,
-                    ttl: Math.floor(now / 1000) + TTL_SECONDS,
-                  },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: { pk, sk: target },
-                  UpdateExpression: update.UpdateExpression,
-                  ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeValues: { ':true': true, ':at': at, ...update.values },
-                },
-              },
-            ],
-          }),
-        ),
+    await transactWrite(
+      [
+        {
+          Put: {
+            Item: {
+              pk,
+              sk: `RID#${change.providerMessageId}`,
+              type: 'SIMRID',
+              received: target,
+              ttl: Math.floor(now / 1000) + TTL_SECONDS,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Update: {
+            Key: { pk, sk: target },
+            UpdateExpression: update.UpdateExpression,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':true': true, ':at': at, ...update.values },
+          },
+        },
+      ],
       () => new Conflict('ERR_CONFLICT', 'changed before'),
     );
   } catch (err) {

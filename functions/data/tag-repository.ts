@@ -2,12 +2,12 @@ import {
   BatchGetCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { contactKeys, contactPartition, type Contact, type ContactChannel } from './contact-repository';
 import { nextId } from './counter-repository';
 import { createItem } from './create-items';
@@ -233,43 +233,35 @@ export const syncContactTags = async (
   const removed = [...current].filter((id) => !wanted.includes(id));
   const next: Contact = { ...contact, tagIds: wanted, updatedAt: now };
   const createdIds = new Set(created.map((t) => t.id));
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...created.map((tag) => ({
-              Put: {
-                TableName: tableName(),
-                Item: { ...tagKeys(companyId, tag.id), ...tagIndexKeys(tag), type: 'TAG', ...tag },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            })),
-            ...added
-              .filter((id) => !createdIds.has(id))
-              .map((id) => ({
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: tagKeys(companyId, id),
-                  ConditionExpression: 'attribute_exists(pk)',
-                },
-              })),
-            ...added.map((id) => ({ Put: { TableName: tableName(), Item: contactLinkItem(next, id) } })),
-            ...removed.map((id) => ({
-              Delete: { TableName: tableName(), Key: contactTagKeys(companyId, contact.id, id) },
-            })),
-            {
-              Update: {
-                TableName: tableName(),
-                Key: contactKeys(companyId, contact.id),
-                UpdateExpression: 'SET tagIds = :tags, updatedAt = :now',
-                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
-                ExpressionAttributeValues: { ':tags': wanted, ':now': now, ':seen': contact.updatedAt },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      ...created.map((tag) => ({
+        Put: {
+          Item: { ...tagKeys(companyId, tag.id), ...tagIndexKeys(tag), type: 'TAG', ...tag },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      })),
+      ...added
+        .filter((id) => !createdIds.has(id))
+        .map((id) => ({
+          ConditionCheck: {
+            Key: tagKeys(companyId, id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        })),
+      ...added.map((id) => ({ Put: { Item: contactLinkItem(next, id) } })),
+      ...removed.map((id) => ({
+        Delete: { Key: contactTagKeys(companyId, contact.id, id) },
+      })),
+      {
+        Update: {
+          Key: contactKeys(companyId, contact.id),
+          UpdateExpression: 'SET tagIds = :tags, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND updatedAt = :seen',
+          ExpressionAttributeValues: { ':tags': wanted, ':now': now, ':seen': contact.updatedAt },
+        },
+      },
+    ],
     (failure) => {
       const reasons = failure.reasons ?? [];
       return reasons[reasons.length - 1] === 'ConditionalCheckFailed'

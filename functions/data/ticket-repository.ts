@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import type { TicketStatus } from '../contracts/tickets';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { contactPartition } from './contact-repository';
 import { nextId } from './counter-repository';
@@ -237,64 +231,58 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
   const put = (Item: Record<string, unknown>, guard = true) => ({
     Put: { TableName: tableName(), Item, ...(guard ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
   });
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
-                  type: 'TICKET_OPEN',
-                  companyId,
-                  ticketId: id,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            put({ ...ticketKeys(companyId, id), ...ticketListKeys(ticket), type: 'TICKET', ...ticket }),
-            put({
-              ...trackingKeys(companyId, id),
-              gsi3pk: `${contactPartition(companyId, ticket.contactId)}#T`,
-              gsi3sk: `${at}#${pad(id)}`,
-              gsi5pk: `${company(companyId)}#TCREATED`,
-              gsi5sk: `${at}#${pad(id)}`,
-              type: 'TRACKING',
-              companyId,
-              ticketId: id,
-              contactId: ticket.contactId,
-              whatsappId: ticket.whatsappId,
-              queueId: ticket.queueId,
-              userId: ticket.userId,
-              status: ticket.status,
-              channel: ticket.channel,
-              isGroup: ticket.isGroup,
-              origin,
-              createdAt: at,
-              ...(ticket.queueId === null ? {} : { queuedAt: at }),
-            }),
-            put({ ...ticketUuidKeys(companyId, ticket.uuid), type: 'TUUID', companyId, ticketId: id }),
-            ...liveCountUpdates(companyId, null, ticket),
-            put(
-              {
-                pk: ticketPartition(companyId, id),
-                sk: `LOG#${newUlid(now.getTime())}`,
-                type: 'TICKET_LOG',
-                companyId,
-                ticketId: id,
-                logType: 'create',
-                userId: createdBy,
-                queueId: ticket.queueId,
-                createdAt: at,
-              },
-              false,
-            ),
-          ],
-        }),
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: {
+            ...openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+            type: 'TICKET_OPEN',
+            companyId,
+            ticketId: id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      put({ ...ticketKeys(companyId, id), ...ticketListKeys(ticket), type: 'TICKET', ...ticket }),
+      put({
+        ...trackingKeys(companyId, id),
+        gsi3pk: `${contactPartition(companyId, ticket.contactId)}#T`,
+        gsi3sk: `${at}#${pad(id)}`,
+        gsi5pk: `${company(companyId)}#TCREATED`,
+        gsi5sk: `${at}#${pad(id)}`,
+        type: 'TRACKING',
+        companyId,
+        ticketId: id,
+        contactId: ticket.contactId,
+        whatsappId: ticket.whatsappId,
+        queueId: ticket.queueId,
+        userId: ticket.userId,
+        status: ticket.status,
+        channel: ticket.channel,
+        isGroup: ticket.isGroup,
+        origin,
+        createdAt: at,
+        ...(ticket.queueId === null ? {} : { queuedAt: at }),
+      }),
+      put({ ...ticketUuidKeys(companyId, ticket.uuid), type: 'TUUID', companyId, ticketId: id }),
+      ...liveCountUpdates(companyId, null, ticket),
+      put(
+        {
+          pk: ticketPartition(companyId, id),
+          sk: `LOG#${newUlid(now.getTime())}`,
+          type: 'TICKET_LOG',
+          companyId,
+          ticketId: id,
+          logType: 'create',
+          userId: createdBy,
+          queueId: ticket.queueId,
+          createdAt: at,
+        },
+        false,
       ),
+    ],
     (failure) =>
       new OtherOpenTicket(
         failure.reasons?.[0] === 'ConditionalCheckFailed' && failure.item?.ticketId !== undefined
@@ -575,12 +563,10 @@ export const transitionTicket = async (ticket: Ticket, change: TicketChange, now
     ...change.logs.map((entry, i) => logItem(ticket, { ...entry, createdAt: at }, now.getTime() + i)),
     ...liveCountUpdates(companyId, ticket, next),
   ];
-  await mapDynamoErrors(
-    () => db().send(new TransactWriteCommand({ TransactItems: items })),
-    (failure) =>
-      reopening && failure.reasons?.[0] === 'ConditionalCheckFailed'
-        ? new OtherOpenTicket(failure.item?.ticketId === undefined ? null : Number(failure.item.ticketId))
-        : new TicketChanged(),
+  await transactWrite(items, (failure) =>
+    reopening && failure.reasons?.[0] === 'ConditionalCheckFailed'
+      ? new OtherOpenTicket(failure.item?.ticketId === undefined ? null : Number(failure.item.ticketId))
+      : new TicketChanged(),
   );
   return next;
 };
@@ -609,37 +595,30 @@ export const closeTicket = async (
  */
 export const deleteTicketItems = async (ticket: Ticket): Promise<void> => {
   const { companyId, id } = ticket;
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
+  await transactWrite(
+    [
+      {
+        Delete: {
+          Key: ticketKeys(companyId, id),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': ticket.version },
+        },
+      },
+      { Delete: { Key: trackingKeys(companyId, id) } },
+      { Delete: { Key: ticketUuidKeys(companyId, ticket.uuid) } },
+      ...(ticket.status === 'closed'
+        ? []
+        : [
             {
               Delete: {
-                TableName: tableName(),
-                Key: ticketKeys(companyId, id),
-                ConditionExpression: 'version = :v',
-                ExpressionAttributeValues: { ':v': ticket.version },
+                Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
+                ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
+                ExpressionAttributeValues: { ':id': id },
               },
             },
-            { Delete: { TableName: tableName(), Key: trackingKeys(companyId, id) } },
-            { Delete: { TableName: tableName(), Key: ticketUuidKeys(companyId, ticket.uuid) } },
-            ...(ticket.status === 'closed'
-              ? []
-              : [
-                  {
-                    Delete: {
-                      TableName: tableName(),
-                      Key: openTicketGuardKeys(companyId, ticket.contactId, ticket.whatsappId),
-                      ConditionExpression: 'attribute_not_exists(pk) OR ticketId = :id',
-                      ExpressionAttributeValues: { ':id': id },
-                    },
-                  },
-                ]),
-            ...liveCountUpdates(companyId, ticket, null),
-          ],
-        }),
-      ),
+          ]),
+      ...liveCountUpdates(companyId, ticket, null),
+    ],
     () => new TicketChanged(),
   );
 };
@@ -692,30 +671,23 @@ export const recordTicketAccess = async (
   const at = now.toISOString();
   const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
   try {
-    await mapDynamoErrors(() =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  pk: ticketPartition(ticket.companyId, ticket.id),
-                  sk: `ACCESS#${pad(userId)}`,
-                  type: 'TICKET_ACCESS',
-                  companyId: ticket.companyId,
-                  at,
-                },
-                ConditionExpression: 'attribute_not_exists(pk) OR #at < :hourAgo',
-                ExpressionAttributeNames: { '#at': 'at' },
-                ExpressionAttributeValues: { ':hourAgo': hourAgo },
-              },
-            },
-            logItem(ticket, { type: 'access', userId, queueId: ticket.queueId, createdAt: at }, now.getTime()),
-          ],
-        }),
-      ),
-    );
+    await transactWrite([
+      {
+        Put: {
+          Item: {
+            pk: ticketPartition(ticket.companyId, ticket.id),
+            sk: `ACCESS#${pad(userId)}`,
+            type: 'TICKET_ACCESS',
+            companyId: ticket.companyId,
+            at,
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR #at < :hourAgo',
+          ExpressionAttributeNames: { '#at': 'at' },
+          ExpressionAttributeValues: { ':hourAgo': hourAgo },
+        },
+      },
+      logItem(ticket, { type: 'access', userId, queueId: ticket.queueId, createdAt: at }, now.getTime()),
+    ]);
     return true;
   } catch (err) {
     if (err instanceof Conflict) return false;

@@ -1,6 +1,7 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 import { tagKeys, type Tag } from './tag-repository';
@@ -59,50 +60,42 @@ export const addTicketTag = async (ticket: TaggedTicket, tag: Tag): Promise<Tagg
   const tagIds = [...seen.filter((t) => t !== previousLane), tag.id];
   const condition = tagIdsAsRead(seen);
   const kanbanSet = tag.kanban === 1 ? ', kanbanTagId = :lane' : '';
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              ConditionCheck: {
-                TableName: tableName(),
-                Key: tagKeys(companyId, tag.id),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            { Put: { TableName: tableName(), Item: linkItem(ticket, tag) } },
-            ...(previousLane !== null && previousLane !== tag.id
-              ? [{ Delete: { TableName: tableName(), Key: ticketTagKeys(companyId, id, previousLane) } }]
-              : []),
+  await transactWrite(
+    [
+      {
+        ConditionCheck: {
+          Key: tagKeys(companyId, tag.id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      { Put: { Item: linkItem(ticket, tag) } },
+      ...(previousLane !== null && previousLane !== tag.id
+        ? [{ Delete: { Key: ticketTagKeys(companyId, id, previousLane) } }]
+        : []),
+      {
+        Update: {
+          Key: ticketKeys(companyId, id),
+          UpdateExpression: `SET tagIds = :tags${kanbanSet}`,
+          ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
+          ExpressionAttributeValues: {
+            ':tags': tagIds,
+            ...condition.values,
+            ...(tag.kanban === 1 ? { ':lane': tag.id } : {}),
+          },
+        },
+      },
+      ...(tag.kanban === 1
+        ? [
             {
               Update: {
-                TableName: tableName(),
-                Key: ticketKeys(companyId, id),
-                UpdateExpression: `SET tagIds = :tags${kanbanSet}`,
-                ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
-                ExpressionAttributeValues: {
-                  ':tags': tagIds,
-                  ...condition.values,
-                  ...(tag.kanban === 1 ? { ':lane': tag.id } : {}),
-                },
+                Key: trackingKeys(companyId, id),
+                UpdateExpression: 'SET kanbanTagId = :lane',
+                ExpressionAttributeValues: { ':lane': tag.id },
               },
             },
-            ...(tag.kanban === 1
-              ? [
-                  {
-                    Update: {
-                      TableName: tableName(),
-                      Key: trackingKeys(companyId, id),
-                      UpdateExpression: 'SET kanbanTagId = :lane',
-                      ExpressionAttributeValues: { ':lane': tag.id },
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      ),
+          ]
+        : []),
+    ],
     (failure) =>
       failure.reasons?.[0] === 'ConditionalCheckFailed'
         ? new NotFound('ERR_NO_TAG_FOUND', 'Tag not found')
@@ -121,31 +114,24 @@ export const removeTicketTags = async (ticket: TaggedTicket): Promise<TaggedTick
   if (seen.length === 0 && (ticket.kanbanTagId ?? null) === null) return ticket;
   const { companyId, id } = ticket;
   const condition = tagIdsAsRead(seen);
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...seen.map((tagId) => ({ Delete: { TableName: tableName(), Key: ticketTagKeys(companyId, id, tagId) } })),
-            {
-              Update: {
-                TableName: tableName(),
-                Key: ticketKeys(companyId, id),
-                UpdateExpression: 'SET tagIds = :none REMOVE kanbanTagId',
-                ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
-                ExpressionAttributeValues: { ':none': [], ...condition.values },
-              },
-            },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: trackingKeys(companyId, id),
-                UpdateExpression: 'REMOVE kanbanTagId',
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      ...seen.map((tagId) => ({ Delete: { Key: ticketTagKeys(companyId, id, tagId) } })),
+      {
+        Update: {
+          Key: ticketKeys(companyId, id),
+          UpdateExpression: 'SET tagIds = :none REMOVE kanbanTagId',
+          ConditionExpression: `attribute_exists(pk) AND ${condition.expression}`,
+          ExpressionAttributeValues: { ':none': [], ...condition.values },
+        },
+      },
+      {
+        Update: {
+          Key: trackingKeys(companyId, id),
+          UpdateExpression: 'REMOVE kanbanTagId',
+        },
+      },
+    ],
     changedMeanwhile,
   );
   const { kanbanTagId: _lane, ...rest } = ticket;

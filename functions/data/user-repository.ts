@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, Forbidden, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
 import { company, pad, searchForm } from './keys';
@@ -109,37 +110,29 @@ export const createUser = async (
     updatedAt: now,
   };
   const limited = options.maxUsers !== undefined;
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: userUsageKeys(companyId),
-                UpdateExpression: 'ADD n :one',
-                ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
-                ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxUsers } : {}) },
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...emailKeys(user.email), companyId, userId: id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, user.name), ...user },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Update: {
+          Key: userUsageKeys(companyId),
+          UpdateExpression: 'ADD n :one',
+          ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
+          ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxUsers } : {}) },
+        },
+      },
+      {
+        Put: {
+          Item: { ...emailKeys(user.email), companyId, userId: id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, user.name), ...user },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
     (failure) =>
       failure.reasons?.[0] === 'ConditionalCheckFailed'
         ? new Forbidden('ERR_PLAN_LIMIT_USERS', 'The plan allows no more users', { limit: options.maxUsers })
@@ -224,41 +217,33 @@ export const updateUser = async (companyId: number, id: number, changes: UserCha
   const email = changes.email === undefined ? current.email : changes.email.trim().toLowerCase();
   const next: User = { ...current, ...changes, email, updatedAt: new Date().toISOString() };
   const emailMoves = email !== current.email;
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, next.name), ...next },
+          ConditionExpression: 'updatedAt = :seen',
+          ExpressionAttributeValues: { ':seen': current.updatedAt },
+        },
+      },
+      ...(emailMoves
+        ? [
             {
-              Put: {
-                TableName: tableName(),
-                Item: { ...userKeys(companyId, id), ...userIndexKeys(companyId, id, next.name), ...next },
-                ConditionExpression: 'updatedAt = :seen',
-                ExpressionAttributeValues: { ':seen': current.updatedAt },
+              Delete: {
+                Key: emailKeys(current.email),
+                ConditionExpression: 'userId = :id AND companyId = :c',
+                ExpressionAttributeValues: { ':id': id, ':c': companyId },
               },
             },
-            ...(emailMoves
-              ? [
-                  {
-                    Delete: {
-                      TableName: tableName(),
-                      Key: emailKeys(current.email),
-                      ConditionExpression: 'userId = :id AND companyId = :c',
-                      ExpressionAttributeValues: { ':id': id, ':c': companyId },
-                    },
-                  },
-                  {
-                    Put: {
-                      TableName: tableName(),
-                      Item: { ...emailKeys(email), companyId, userId: id },
-                      ConditionExpression: 'attribute_not_exists(pk)',
-                    },
-                  },
-                ]
-              : []),
-          ],
-        }),
-      ),
+            {
+              Put: {
+                Item: { ...emailKeys(email), companyId, userId: id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ]
+        : []),
+    ],
     (failure) =>
       failure.reasons?.[0] === 'ConditionalCheckFailed'
         ? new Conflict('ERR_CONFLICT', 'The user changed meanwhile, reload and try again')
@@ -271,30 +256,23 @@ export const updateUser = async (companyId: number, id: number, changes: UserCha
 export const deleteUser = async (companyId: number, id: number): Promise<void> => {
   const current = await getUser(companyId, id);
   if (!current) throw new NotFound('ERR_NO_USER_FOUND', 'User not found');
-  await mapDynamoErrors(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName(),
-                Key: userKeys(companyId, id),
-                ConditionExpression: 'attribute_exists(pk)',
-              },
-            },
-            { Delete: { TableName: tableName(), Key: emailKeys(current.email) } },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: userUsageKeys(companyId),
-                UpdateExpression: 'ADD n :minus',
-                ExpressionAttributeValues: { ':minus': -1 },
-              },
-            },
-          ],
-        }),
-      ),
+  await transactWrite(
+    [
+      {
+        Delete: {
+          Key: userKeys(companyId, id),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      { Delete: { Key: emailKeys(current.email) } },
+      {
+        Update: {
+          Key: userUsageKeys(companyId),
+          UpdateExpression: 'ADD n :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ],
     () => new NotFound('ERR_NO_USER_FOUND', 'User not found'),
   );
 };

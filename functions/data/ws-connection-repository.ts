@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
+import { transactWrite } from './transactions';
 import { mapDynamoErrors } from './errors';
 import { company } from './keys';
 
@@ -28,32 +29,24 @@ const companyKey = (companyId: number, connectionId: string) => ({ pk: `${compan
 
 export const putConnection = async (c: WsConnection, now = Date.now()): Promise<void> => {
   const ttl = Math.floor(now / 1000) + CONNECTION_TTL_SECONDS;
-  await mapDynamoErrors(() =>
-    db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...lookupKey(c.connectionId), companyId: c.companyId, userId: c.userId, ttl },
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              // `rooms` is a string set (ADD / DELETE keep it unique); DynamoDB has no empty sets.
-              Item: {
-                ...companyKey(c.companyId, c.connectionId),
-                ...c,
-                rooms: c.rooms.length > 0 ? new Set(c.rooms) : undefined,
-                ttl,
-              },
-            },
-          },
-        ],
-      }),
-    ),
-  );
+  await transactWrite([
+    {
+      Put: {
+        Item: { ...lookupKey(c.connectionId), companyId: c.companyId, userId: c.userId, ttl },
+      },
+    },
+    {
+      Put: {
+        // `rooms` is a string set (ADD / DELETE keep it unique); DynamoDB has no empty sets.
+        Item: {
+          ...companyKey(c.companyId, c.connectionId),
+          ...c,
+          rooms: c.rooms.length > 0 ? new Set(c.rooms) : undefined,
+          ttl,
+        },
+      },
+    },
+  ]);
 };
 
 export const getConnectionOwner = async (

@@ -140,7 +140,7 @@ export class ZapFunction extends Construct implements Bindable {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Bindings: each helper sets the variable functions/config.ts reads AND grants the matching permission.
+// Bindings: each helper sets the variable functions/shared/config.ts reads AND grants the matching permission.
 // ---------------------------------------------------------------------------------------------------------
 
 export type TableAccess = 'read' | 'readWrite';
@@ -243,7 +243,7 @@ export const bindBucket = (target: Bindable, name: BucketName, bucket: s3.IBucke
   target.role.addManagedPolicy(policy);
 };
 
-/** APP_SECRET_ARN + read of that one secret (functions derive their keys from it, functions/core/secrets.ts). */
+/** APP_SECRET_ARN + read of that one secret (functions derive their keys from it, functions/shared/secrets.ts). */
 export const bindSecret = (target: Bindable, secret: secretsmanager.ISecret): void => {
   target.addEnvironment('APP_SECRET_ARN', secret.secretArn);
   secret.grantRead(target);

@@ -79,7 +79,7 @@ export interface LocalCloudOptions {
   extraEnv?: Record<string, string>;
 }
 
-/** What the functions' config reads (functions/config.ts), plus what the AWS SDK reads. */
+/** What the functions' config reads (functions/shared/config.ts), plus what the AWS SDK reads. */
 export type LocalCloudEnv = Record<string, string>;
 
 export interface LocalCloud {

@@ -66,7 +66,7 @@ export class DataStack extends Stack {
     acknowledge(
       this.appSecret,
       'AwsSolutions-SMG4',
-      'Every signing key derives from this one secret (HKDF, functions/core/secrets.ts) and there is no key ' +
+      'Every signing key derives from this one secret (HKDF, functions/shared/secrets.ts) and there is no key ' +
         'versioning yet, so a rotation would end every session and invalidate every cursor at once. ' +
         'Rotation arrives together with versioned keys.',
     );

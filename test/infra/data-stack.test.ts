@@ -74,7 +74,7 @@ describe('data stack: queues', () => {
       expect(queue.Properties.QueueName).toBeUndefined();
 
       if (definition.fifo) {
-        // Dedup on the provider message id we set, never on content (functions/jobs/queues.ts).
+        // Dedup on the provider message id we set, never on content (functions/shared/queues.ts).
         for (const q of [queue, dlq]) {
           expect(q.Properties.FifoQueue).toBe(true);
           expect(q.Properties.ContentBasedDeduplication).toBe(false);

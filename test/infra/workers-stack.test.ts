@@ -119,7 +119,7 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
       'package-lock.json',
       'tsconfig.json',
       'tsconfig.base.json',
-      'functions/config.ts',
+      'functions/shared/config.ts',
       'infra/worker/Dockerfile',
     ]) {
       expect(existsSync(join(context, needed)), needed).toBe(true);
@@ -171,7 +171,7 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
   it('runs the Baileys driver by default with the config defaults for heartbeat and lease, and 30 s to stop', () => {
     const env = Object.fromEntries(container.Environment.map((e) => [e.Name, e.Value]));
     expect(env).toMatchObject({ STAGE: 'aws', WHATSAPP_DRIVER: 'baileys', LOG_LEVEL: 'info' });
-    // Heartbeat and lease come from functions/config.ts (5 s / 20 s) unless a deployment sets them.
+    // Heartbeat and lease come from functions/shared/config.ts (5 s / 20 s) unless a deployment sets them.
     expect(env).not.toHaveProperty('WORKER_HEARTBEAT_MS');
     expect(task.Properties.ContainerDefinitions[0].StopTimeout).toBe(30);
   });

@@ -5,7 +5,7 @@ import { startWhatsAppWorker } from './whatsapp-worker';
 /**
  * The WhatsApp worker program: what ECS Fargate runs (infra/worker/Dockerfile bundles this file to
  * dist/worker.mjs) and what the local cloud starts as a child process (infra/local/worker-process.ts).
- * Configuration comes from functions/config.ts like every other entry point (WHATSAPP_DRIVER,
+ * Configuration comes from functions/shared/config.ts like every other entry point (WHATSAPP_DRIVER,
  * WORKER_HEARTBEAT_MS, WORKER_LEASE_MS, TABLE_NAME, QUEUE_URLS, WS_MANAGEMENT_ENDPOINT, ...).
  *
  * SIGTERM (ECS stopping the task, a deploy, Ctrl-C locally) closes every session without logging out and

@@ -17,6 +17,7 @@ import { ReadScope } from '../../data/read-scope';
 import { logger } from '../../shared/logger';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { announceContact, announceContactRemoved } from './contact-service';
+import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
  * The history of a merged contact follows it (data-model §2.12, decisions D77). When a WhatsApp LID
@@ -184,18 +185,16 @@ const mergeTags = async (from: Contact, into: Contact): Promise<void> => {
   if (fromTags.length === 0) return;
   // Tags deleted meanwhile are left out; the new contact keeps its own first, within the per-contact cap.
   const existing = (await getTags(from.companyId, fromTags)).map((t) => t.id);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
+  // Edited meanwhile: read again.
+  const merged = await withRetry(CHANGED_MEANWHILE, async () => {
     const current = await getContact(into.companyId, into.id);
-    if (!current) return;
+    if (!current) return false;
     const intoTags = await listContactTagIds(into.companyId, into.id);
     const wanted = [...new Set([...intoTags, ...existing])].slice(0, Math.max(MAX_TAGS_PER_ITEM, intoTags.length));
-    try {
-      if (wanted.length > intoTags.length) await syncContactTags(current, intoTags, wanted, [], 0);
-      break;
-    } catch (err) {
-      if (!(err instanceof Conflict) || attempt === ATTEMPTS) throw err; // edited meanwhile: read again
-    }
-  }
+    if (wanted.length > intoTags.length) await syncContactTags(current, intoTags, wanted, [], 0);
+    return true;
+  });
+  if (!merged) return;
   const old = await getContact(from.companyId, from.id);
   if (old) await syncContactTags(old, fromTags, [], [], 0);
 };

@@ -25,6 +25,7 @@ import {
 import { maskContactFor, shouldMaskNumbers } from '../privacy/number-mask';
 import { searchForm } from '../../data/keys';
 import { listContactsByTags, renameContactTagLinks } from '../../data/tag-repository';
+import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
  * Contacts of a company (core spec §2 contacts list and drawer, §3 Contact, §5, §6, §7; decisions D42).
@@ -247,20 +248,16 @@ const change = async (
   id: number,
   build: (current: Contact) => { changes: ContactChanges; identityMove?: { from?: string; to: string } },
 ): Promise<Contact> => {
-  for (let attempt = 1; ; attempt += 1) {
+  // Changed between our read and our write: read again and rebuild the change.
+  const { current, updated } = await withRetry(CHANGED_MEANWHILE, async () => {
     const current = await getLiveContact(auth.companyId, id);
     const { changes, identityMove } = build(current);
-    try {
-      const updated = await updateContact(current, changes, identityMove);
-      // The tag links sort by the contact's name (D55).
-      if (updated.name !== current.name && updated.tagIds.length > 0) await renameContactTagLinks(updated);
-      await announce(auth.companyId, { action: 'update', contact: updated });
-      return updated;
-    } catch (err) {
-      if (attempt < 3 && err instanceof Conflict && err.code === 'ERR_CONFLICT') continue;
-      throw err;
-    }
-  }
+    return { current, updated: await updateContact(current, changes, identityMove) };
+  });
+  // The tag links sort by the contact's name (D55).
+  if (updated.name !== current.name && updated.tagIds.length > 0) await renameContactTagLinks(updated);
+  await announce(auth.companyId, { action: 'update', contact: updated });
+  return updated;
 };
 
 export const updateCompanyContact = async (

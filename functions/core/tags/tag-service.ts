@@ -1,5 +1,5 @@
 import type { AuthContext } from '../../shared/auth-context';
-import { BadRequest, Conflict, NotFound } from '../../shared/errors';
+import { BadRequest, NotFound } from '../../shared/errors';
 import { fetchPage, type PagingInput } from '../paging';
 import { announceContact } from '../contacts/contact-service';
 import { ReadScope } from '../../data/read-scope';
@@ -19,6 +19,7 @@ import {
   type Tag,
 } from '../../data/tag-repository';
 import { addTicketTag, removeTicketTags, type TaggedTicket } from '../../data/ticket-tag-repository';
+import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
  * Tags (spec: core §3 Tag, §7 ticket tags; administration §2 Tags and kanban; decisions D55). Any
@@ -109,19 +110,14 @@ export const syncTagsOfContact = async (
       unknown.map((i) => ({ field: `body.tags.${i}.id`, reason: 'no such tag' })),
     );
   }
-  for (let attempt = 1; ; attempt += 1) {
+  // A failed transaction wrote nothing (inline tags included): a retry creates them afresh.
+  const result = await withRetry(CHANGED_MEANWHILE, async () => {
     const contact = await getLiveContact(auth.companyId, contactId);
     const current = await listContactTagIds(auth.companyId, contactId);
-    try {
-      // A failed transaction wrote nothing (inline tags included): a retry creates them afresh.
-      const result = await syncContactTags(contact, current, ids, inline, auth.userId);
-      await announceContact(auth.companyId, result.contact);
-      return { tags: await tagsOf(auth.companyId, result.contact.tagIds) };
-    } catch (err) {
-      if (attempt < 3 && err instanceof Conflict && err.code === 'ERR_CONFLICT') continue;
-      throw err;
-    }
-  }
+    return syncContactTags(contact, current, ids, inline, auth.userId);
+  });
+  await announceContact(auth.companyId, result.contact);
+  return { tags: await tagsOf(auth.companyId, result.contact.tagIds) };
 };
 
 /** The ticket's tags as the tag routes answer them. */
@@ -146,17 +142,12 @@ const changeTicketTags = async (
   ticketId: number,
   change: (ticket: TaggedTicket) => Promise<TaggedTicket>,
 ): Promise<TicketTagsView> => {
-  for (let attempt = 1; ; attempt += 1) {
+  const { ticket, updated } = await withRetry(CHANGED_MEANWHILE, async () => {
     const { ticket } = await findVisibleTicket(auth, ticketId);
-    try {
-      const updated = await change(ticket);
-      if (updated !== ticket) await announceTicket(updated);
-      return { ticketId, tags: await tagsOf(auth.companyId, updated.tagIds ?? []) };
-    } catch (err) {
-      if (attempt < 3 && err instanceof Conflict && err.code === 'ERR_CONFLICT') continue;
-      throw err;
-    }
-  }
+    return { ticket, updated: await change(ticket) };
+  });
+  if (updated !== ticket) await announceTicket(updated);
+  return { ticketId, tags: await tagsOf(auth.companyId, updated.tagIds ?? []) };
 };
 
 /**

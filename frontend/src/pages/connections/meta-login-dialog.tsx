@@ -41,7 +41,7 @@ const NOTE_KEY: Record<Note, string> = {
   missing: 'connections.metaLogin.missing',
 };
 
-/** The server's skip reasons (functions/channels/meta/connect-pages.ts); others show as they are. */
+/** The server's skip reasons (functions/core/connections/meta-connections.ts); others show as they are. */
 const SKIP_REASON_KEY: Record<string, string> = {
   'connected-elsewhere': 'connections.metaLogin.skipReasons.connectedElsewhere',
 };
