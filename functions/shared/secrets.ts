@@ -8,14 +8,27 @@ import { config } from './config';
  */
 let secretPromise: Promise<Buffer> | undefined;
 
+/** The process's one Secrets Manager client, loaded on first use (only in AWS). */
+let secretsManager: Promise<(arn: string, variable: string) => Promise<string>> | undefined;
+
+const secretString = async (arn: string, variable: string): Promise<string> => {
+  secretsManager ??= import('@aws-sdk/client-secrets-manager').then(
+    ({ SecretsManagerClient, GetSecretValueCommand }) => {
+      const client = new SecretsManagerClient({});
+      return async (secretId: string, name: string) => {
+        const out = await client.send(new GetSecretValueCommand({ SecretId: secretId }));
+        if (!out.SecretString) throw new Error(`${name} points at a secret without a string value`);
+        return out.SecretString;
+      };
+    },
+  );
+  return (await secretsManager)(arn, variable);
+};
+
 const loadSecret = async (): Promise<Buffer> => {
   const { APP_SECRET, APP_SECRET_ARN } = config();
   if (APP_SECRET) return Buffer.from(APP_SECRET, 'utf8');
-  const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({});
-  const out = await client.send(new GetSecretValueCommand({ SecretId: APP_SECRET_ARN }));
-  if (!out.SecretString) throw new Error('APP_SECRET_ARN points at a secret without a string value');
-  return Buffer.from(out.SecretString, 'utf8');
+  return Buffer.from(await secretString(APP_SECRET_ARN!, 'APP_SECRET_ARN'), 'utf8');
 };
 
 let metaSecretPromise: Promise<string | null> | undefined;
@@ -30,10 +43,7 @@ export const metaAppSecret = (): Promise<string | null> => {
     const { META_APP_SECRET, META_APP_SECRET_ARN } = config();
     if (META_APP_SECRET) return META_APP_SECRET;
     if (!META_APP_SECRET_ARN) return null;
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: META_APP_SECRET_ARN }));
-    if (!out.SecretString) throw new Error('META_APP_SECRET_ARN points at a secret without a string value');
-    return out.SecretString;
+    return secretString(META_APP_SECRET_ARN, 'META_APP_SECRET_ARN');
   })();
   metaSecretPromise.catch(() => (metaSecretPromise = undefined));
   return metaSecretPromise;
