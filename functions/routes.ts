@@ -164,6 +164,14 @@ export const ROUTES: readonly RouteDef[] = [
 
   { method: 'GET', path: '/queue', area: 'queues', handler: 'list-queues', auth: 'user' },
   { method: 'GET', path: '/queue/{id}', area: 'queues', handler: 'get-queue', auth: 'user' },
+  // Queues and their chatbot trees (admin spec §2, §7; decisions D89): admins manage them.
+  { method: 'POST', path: '/queue', area: 'queues', handler: 'create-queue', auth: 'admin' },
+  { method: 'PUT', path: '/queue/{id}', area: 'queues', handler: 'update-queue', auth: 'admin' },
+  { method: 'DELETE', path: '/queue/{id}', area: 'queues', handler: 'delete-queue', auth: 'admin' },
+  { method: 'GET', path: '/chatbot/{id}', area: 'queues', handler: 'get-chatbot', auth: 'admin' },
+  { method: 'POST', path: '/chatbot', area: 'queues', handler: 'create-chatbot', auth: 'admin' },
+  { method: 'PUT', path: '/chatbot/{id}', area: 'queues', handler: 'update-chatbot', auth: 'admin' },
+  { method: 'DELETE', path: '/chatbot/{id}', area: 'queues', handler: 'delete-chatbot', auth: 'admin' },
 
   { method: 'GET', path: '/tickets', area: 'tickets', handler: 'list-tickets', auth: 'user' },
   { method: 'GET', path: '/tickets/u/{uuid}', area: 'tickets', handler: 'get-ticket-by-uuid', auth: 'user' },

@@ -1,8 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Conflict } from '../shared/errors';
+import { Conflict, Forbidden } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
-import { createItemsTogether } from './create-items';
+import { consistentGet } from './consistent-reads';
+import { transactWrite } from './transactions';
+import type { ChatbotOption } from '../contracts/queues';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 
@@ -33,6 +35,10 @@ export interface Queue {
   integrationId: number | null;
   fileListId: number | null;
   schedules: ScheduleEntry[];
+  /** The chatbot option tree (functions/core/queues/chatbot-tree.ts), stored whole with its queue. */
+  chatbots: ChatbotOption[];
+  /** Bumped by every update: the condition of the next one (optimistic concurrency). */
+  version: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -53,10 +59,25 @@ export const queueColorKeys = (companyId: number, color: string) => ({
   sk: normalizeColor(color),
 });
 
-export type NewQueue = Pick<Queue, 'name' | 'color'> & Partial<Omit<Queue, 'id' | 'companyId' | 'name' | 'color'>>;
+export type NewQueue = Pick<Queue, 'name' | 'color'> &
+  Partial<Omit<Queue, 'id' | 'companyId' | 'name' | 'color' | 'version' | 'createdAt' | 'updatedAt'>>;
 
-export const createQueue = async (companyId: number, input: NewQueue): Promise<Queue> => {
-  const id = await nextId(companyId, 'queue');
+/** Plan usage: how many queues the company has (`n`), moved in the create and delete transactions. */
+export const queueUsageKeys = (companyId: number) => ({ pk: `${company(companyId)}#USAGE`, sk: 'queues' });
+
+const colorTaken = () => new Conflict('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Queue colour already in use');
+
+/**
+ * Creates a queue with its colour guard, counted against the plan's queue limit (`maxQueues`), all or
+ * nothing: 409 ERR_QUEUE_COLOR_ALREADY_EXISTS when the colour is taken, 403 ERR_PLAN_LIMIT_QUEUES when the
+ * plan is full — also when two admins create the last allowed queue at the same moment.
+ */
+export const createQueue = async (
+  companyId: number,
+  input: NewQueue,
+  options: { maxQueues?: number; id?: number } = {},
+): Promise<Queue> => {
+  const id = options.id ?? (await nextId(companyId, 'queue'));
   const now = new Date().toISOString();
   const queue: Queue = {
     orderQueue: null,
@@ -68,20 +89,131 @@ export const createQueue = async (companyId: number, input: NewQueue): Promise<Q
     integrationId: null,
     fileListId: null,
     schedules: [],
+    chatbots: [],
     ...input,
     id,
     companyId,
+    version: 1,
     createdAt: now,
     updatedAt: now,
   };
-  await createItemsTogether(
+  const limited = options.maxQueues !== undefined;
+  await transactWrite(
     [
-      { ...queueColorKeys(companyId, queue.color), queueId: id },
-      { ...queueKeys(companyId, id), ...queue },
+      {
+        Update: {
+          Key: queueUsageKeys(companyId),
+          UpdateExpression: 'ADD n :one',
+          ...(limited ? { ConditionExpression: 'attribute_not_exists(n) OR n < :max' } : {}),
+          ExpressionAttributeValues: { ':one': 1, ...(limited ? { ':max': options.maxQueues } : {}) },
+        },
+      },
+      {
+        Put: {
+          Item: { ...queueColorKeys(companyId, queue.color), queueId: id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          Item: { ...queueKeys(companyId, id), type: 'QUEUE', ...queue },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     ],
-    () => new Conflict('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Queue colour already in use'),
+    (failure) =>
+      failure.reasons?.[0] === 'ConditionalCheckFailed'
+        ? new Forbidden('ERR_PLAN_LIMIT_QUEUES', 'The plan allows no more queues', { limit: options.maxQueues })
+        : failure.reasons?.[1] === 'ConditionalCheckFailed'
+          ? colorTaken()
+          : new Conflict('ERR_CONFLICT', 'Queue id taken, try again'),
   );
   return queue;
+};
+
+const toQueue = (item: Record<string, unknown>): Queue => {
+  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
+  const queue = rest as unknown as Queue;
+  return { ...queue, chatbots: queue.chatbots ?? [], version: queue.version ?? 1 };
+};
+
+export const getQueue = async (companyId: number, id: number): Promise<Queue | null> => {
+  const item = await consistentGet(queueKeys(companyId, id));
+  return item ? toQueue(item) : null;
+};
+
+export type QueueChanges = Partial<Omit<Queue, 'id' | 'companyId' | 'version' | 'createdAt' | 'updatedAt'>>;
+
+/**
+ * Changes a queue read at `current.version`: a plain Conflict (ERR_CONFLICT, retried by CHANGED_MEANWHILE)
+ * when someone else changed or deleted it meanwhile. A new colour moves the guard in the same transaction
+ * (409 ERR_QUEUE_COLOR_ALREADY_EXISTS when taken).
+ */
+export const updateQueue = async (current: Queue, changes: QueueChanges): Promise<Queue> => {
+  const next: Queue = { ...current, ...changes, version: current.version + 1, updatedAt: new Date().toISOString() };
+  const recolored = normalizeColor(next.color) !== normalizeColor(current.color);
+  const { companyId, id } = current;
+  await transactWrite(
+    [
+      {
+        Put: {
+          Item: { ...queueKeys(companyId, id), type: 'QUEUE', ...next },
+          ConditionExpression: 'attribute_exists(pk) AND (version = :v OR attribute_not_exists(version))',
+          ExpressionAttributeValues: { ':v': current.version },
+        },
+      },
+      ...(recolored
+        ? [
+            {
+              Put: {
+                Item: { ...queueColorKeys(companyId, next.color), queueId: id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Delete: {
+                Key: queueColorKeys(companyId, current.color),
+                ConditionExpression: 'queueId = :id',
+                ExpressionAttributeValues: { ':id': id },
+              },
+            },
+          ]
+        : []),
+    ],
+    (failure) => (failure.reasons?.[1] === 'ConditionalCheckFailed' ? colorTaken() : new Conflict()),
+  );
+  return next;
+};
+
+/** Deletes a queue read at `current.version`, its colour guard and its count against the plan. */
+export const deleteQueue = async (current: Queue): Promise<void> => {
+  const { companyId, id } = current;
+  await transactWrite(
+    [
+      {
+        Delete: {
+          Key: queueKeys(companyId, id),
+          ConditionExpression: 'version = :v OR attribute_not_exists(version)',
+          ExpressionAttributeValues: { ':v': current.version },
+        },
+      },
+      {
+        Delete: {
+          Key: queueColorKeys(companyId, current.color),
+          ConditionExpression: 'attribute_not_exists(pk) OR queueId = :id',
+          ExpressionAttributeValues: { ':id': id },
+        },
+      },
+      {
+        Update: {
+          Key: queueUsageKeys(companyId),
+          UpdateExpression: 'ADD n :minus',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+    ],
+    () => new Conflict(),
+  );
 };
 
 export const listQueues = async (companyId: number): Promise<Queue[]> => {
@@ -94,8 +226,5 @@ export const listQueues = async (companyId: number): Promise<Queue[]> => {
       }),
     ),
   );
-  return (out.Items ?? []).map((item) => {
-    const { pk: _pk, sk: _sk, ...rest } = item;
-    return rest as Queue;
-  });
+  return (out.Items ?? []).map(toQueue);
 };

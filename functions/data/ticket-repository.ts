@@ -571,6 +571,33 @@ export const transitionTicket = async (ticket: Ticket, change: TicketChange, now
   return next;
 };
 
+/**
+ * Ids of up to `limit` tickets in one queue × status list (gsi1, the list's own partition): a deleted
+ * queue's tickets are found this way, a page at a time, as each one leaves the list.
+ */
+export const listQueueTicketIds = async (
+  companyId: number,
+  queueId: number,
+  status: TicketStatus,
+  limit: number,
+): Promise<number[]> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: {
+          ':pk': ticketListKeys({ companyId, id: 0, queueId, userId: null, status, updatedAt: '' }).gsi1pk,
+        },
+        ProjectionExpression: 'id',
+        Limit: limit,
+      }),
+    ),
+  );
+  return (out.Items ?? []).map((i) => Number(i.id));
+};
+
 /** Closes a ticket (resolve, ignore, close-all): `transitionTicket` to `closed` with a `closed` log entry. */
 export const closeTicket = async (
   ticket: Ticket,

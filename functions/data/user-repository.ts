@@ -180,6 +180,31 @@ export const listUsers = async (
   return { ...page, items: page.items.map(toUser) };
 };
 
+/** Every user's id and queues (a queue's removal unlinks it); a company has at most its plan's users. */
+export const listUserQueueIds = async (companyId: number): Promise<{ id: number; queueIds: number[] }[]> => {
+  const result: { id: number; queueIds: number[] }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${company(companyId)}#USER` },
+          ProjectionExpression: 'id, queueIds',
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    result.push(
+      ...(out.Items ?? []).map((i) => ({ id: Number(i.id), queueIds: ((i.queueIds ?? []) as number[]).map(Number) })),
+    );
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return result;
+};
+
 /** Every user's id and name, for pickers; a company has at most its plan's users (tens). */
 export const listUserNames = async (companyId: number): Promise<{ id: number; name: string }[]> => {
   const result: { id: number; name: string }[] = [];

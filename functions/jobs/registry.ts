@@ -33,6 +33,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'outbound', entry: 'functions/jobs/outbound/handler.ts', batchSize: 10, timeoutSeconds: 60 },
   // A merged contact's tickets, messages, notes and tags move to the contact it became (D77).
   { queue: 'contact-merge', entry: 'functions/jobs/contact-merge/handler.ts', batchSize: 1, timeoutSeconds: 120 },
+  // A deleted queue's tickets become tickets without a queue (D89).
+  { queue: 'queue-removal', entry: 'functions/jobs/queue-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

@@ -45,6 +45,15 @@ export const QUEUES = [
       "A merged contact's history moving to the contact it was folded into (decisions D77); group = the old contact",
   },
   {
+    name: 'queue-removal',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted queue's tickets leaving it, in passes (decisions D89); group = the queue, dedup = queue and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

@@ -97,6 +97,48 @@ const someQueue = (companyId: number) =>
       .padStart(6, '0')}`,
   });
 const uniqueName = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+
+/** A queue with one chatbot option, made directly in storage; the option's id comes from the company's counter. */
+const someChatbot = async (companyId: number) => {
+  const id = await nextId(companyId, 'chatbot');
+  const queue = await createQueue(companyId, {
+    name: uniqueName('Fila bot'),
+    color: `#${Math.floor(Math.random() * 0xffffff)
+      .toString(16)
+      .padStart(6, '0')}`,
+    chatbots: [
+      {
+        id,
+        name: 'Financeiro',
+        queueType: 'text',
+        greetingMessage: 'Boletos: responda 1',
+        closeTicket: false,
+        optQueueId: null,
+        optUserId: null,
+        optIntegrationId: null,
+        optFileId: null,
+        options: [],
+      },
+    ],
+  });
+  return { queue, id };
+};
+const byChatbot = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someChatbot(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'chatbot', 1000);
+    return request((await someChatbot(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+const byQueue = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someQueue(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'queue', 1000);
+    return request((await someQueue(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
 const uniqueEmail = () => `matrix-${Math.random().toString(36).slice(2, 10)}@test.local`;
 
 /** A plain user of a company, made directly in storage (no plan limit: fixtures, not the API under test). */
@@ -409,6 +451,37 @@ export const ACCESS: Record<string, AccessRow> = {
     },
     missing: () => ({ path: '/queue/999999999' }),
   },
+  // Queue administration (issue 13, decisions D89).
+  'POST /queue': {
+    allow: admins,
+    request: async () => ({
+      path: '/queue',
+      body: {
+        name: uniqueName('Fila'),
+        color: `#${Math.floor(Math.random() * 0xffffff)
+          .toString(16)
+          .padStart(6, '0')}`,
+      },
+    }),
+  },
+  'PUT /queue/{id}': {
+    allow: admins,
+    ...byQueue((id) => ({ path: `/queue/${id}`, body: { greetingMessage: 'Olá!' } })),
+  },
+  'DELETE /queue/{id}': { allow: admins, ...byQueue((id) => ({ path: `/queue/${id}` })) },
+  'GET /chatbot/{id}': { allow: admins, ...byChatbot((id) => ({ path: `/chatbot/${id}` })) },
+  'POST /chatbot': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/chatbot',
+      body: { queueId: (await someQueue(caller.companyId)).id, name: 'Suporte técnico', greetingMessage: 'Olá' },
+    }),
+  },
+  'PUT /chatbot/{id}': {
+    allow: admins,
+    ...byChatbot((id) => ({ path: `/chatbot/${id}`, body: { name: 'Cobranças' } })),
+  },
+  'DELETE /chatbot/{id}': { allow: admins, ...byChatbot((id) => ({ path: `/chatbot/${id}` })) },
   // Tickets (issue 5 item 1): tickets assigned to the caller, so a plain user may see them.
   'GET /tickets': { allow: signedIn, request: async () => ({ path: '/tickets', query: { status: 'pending' } }) },
   'GET /tickets/u/{uuid}': {
