@@ -247,6 +247,14 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'PUT', path: '/settings/{key}', area: 'settings', handler: 'update-setting', auth: 'super' },
   { method: 'GET', path: '/public-settings/{key}', area: 'settings', handler: 'get-public-setting', auth: 'public' },
   { method: 'GET', path: '/plans/list', area: 'settings', handler: 'list-public-plans', auth: 'public' },
+  // The company's working hours (admin spec §7 "Company working schedules"; decisions D90).
+  {
+    method: 'PUT',
+    path: '/companies/{id}/schedules',
+    area: 'settings',
+    handler: 'update-company-schedules',
+    auth: 'admin',
+  },
   {
     method: 'GET',
     path: '/companies/listPlan/{companyId}',

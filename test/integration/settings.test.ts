@@ -24,7 +24,8 @@ describe('company settings by column', () => {
       closeTicketOnTransfer: false,
       transferMessage: '',
     });
-    expect(Object.keys(res.body)).toHaveLength(26);
+    // The spec's 26 columns, plus ours: the company's time zone and working hours (D90).
+    expect(Object.keys(res.body)).toHaveLength(28);
   });
 
   it('an admin changes one column; everyone in the company reads it; another company does not change', async () => {
@@ -75,6 +76,56 @@ describe('company settings by column', () => {
     const read = await api(superToken).get(`/companySettings/${a.company.id}`);
     expect(read.status).toBe(200);
     expect(read.body.scheduleType).toBe('queue');
+  });
+});
+
+describe("the company's time zone and working hours (DESIGN §10, decisions D90)", () => {
+  const day = (weekdayEn: string, a: [string, string], b: [string, string] = ['', '']) => ({
+    weekday: weekdayEn,
+    weekdayEn,
+    startTimeA: a[0],
+    endTimeA: a[1],
+    startTimeB: b[0],
+    endTimeB: b[1],
+  });
+
+  it('a new company works in America/Sao_Paulo, 08:00–12:00 and 13:00–18:00 every day', async () => {
+    const res = await api(a.adminToken).get(`/companySettings/${a.company.id}`);
+    expect(res.body.timezone).toBe('America/Sao_Paulo');
+    expect(res.body.schedules).toHaveLength(7);
+    expect(res.body.schedules[0]).toMatchObject({
+      startTimeA: '08:00',
+      endTimeA: '12:00',
+      startTimeB: '13:00',
+      endTimeB: '18:00',
+    });
+  });
+
+  it('the time zone is an IANA zone; anything else is a 400 that changes nothing', async () => {
+    const bad = await api(a.adminToken).put('/companySettings', { column: 'timezone', data: 'Mars/Olympus' });
+    expect(bad.status).toBe(400);
+    expect((await api(a.adminToken).get(`/companySettings/${a.company.id}`)).body.timezone).toBe('America/Sao_Paulo');
+    const ok = await api(a.adminToken).put('/companySettings', { column: 'timezone', data: 'America/Manaus' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.timezone).toBe('America/Manaus');
+  });
+
+  it("an admin sets the company's working hours; bad hours, other companies and attendants are refused", async () => {
+    const schedules = [day('monday', ['09:00', '12:00'], ['14:00', '19:00']), day('saturday', ['09:00', '13:00'])];
+    const res = await api(a.adminToken).put(`/companies/${a.company.id}/schedules`, { id: a.company.id, schedules });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ id: a.company.id, schedules });
+    expect((await api(a.attendantToken).get(`/companySettings/${a.company.id}`)).body.schedules).toEqual(schedules);
+
+    const bad = await api(a.adminToken).put(`/companies/${a.company.id}/schedules`, {
+      schedules: [day('monday', ['9h', '12:00'])],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields[0].field).toBe('body.schedules.0.startTimeA');
+    expect((await api(a.adminToken).put(`/companies/${b.company.id}/schedules`, { schedules })).status).toBe(404);
+    expect((await api(a.attendantToken).put(`/companies/${a.company.id}/schedules`, { schedules })).status).toBe(403);
+    expect((await api(superToken).put(`/companies/${b.company.id}/schedules`, { schedules })).status).toBe(200);
+    expect((await api(a.adminToken).get(`/companySettings/${a.company.id}`)).body.schedules).toEqual(schedules);
   });
 });
 

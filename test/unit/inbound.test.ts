@@ -282,6 +282,48 @@ describe('routing: automatic replies', () => {
       ['greeting'],
     ],
     [
+      "the company's working hours (scheduleType company): out of them, the connection's out-of-hours text",
+      {
+        now: night,
+        settings: { scheduleType: 'company', sendGreetingMessageOneQueues: 'enabled', schedules: defaultSchedules() },
+      },
+      ['outOfHours'],
+    ],
+    [
+      "the company's working hours: inside them, the greeting",
+      { settings: { scheduleType: 'company', sendGreetingMessageOneQueues: 'enabled', schedules: defaultSchedules() } },
+      ['greeting'],
+    ],
+    [
+      // 10:00 in São Paulo is 09:00 in Manaus: still open (08:00–12:00) there.
+      'hours are read in the company zone: 09:00 in Manaus is open',
+      {
+        timeZone: 'America/Manaus',
+        settings: { scheduleType: 'company', sendGreetingMessageOneQueues: 'enabled', schedules: defaultSchedules() },
+      },
+      ['greeting'],
+    ],
+    [
+      // 09:30 in São Paulo is 12:30 in Lisbon (UTC+0 in March): between the shifts, closed.
+      'hours are read in the company zone: 12:30 in Lisbon is between the shifts',
+      {
+        now: new Date('2026-03-02T09:30:00-03:00'),
+        timeZone: 'Europe/Lisbon',
+        settings: { scheduleType: 'company', sendGreetingMessageOneQueues: 'enabled', schedules: defaultSchedules() },
+      },
+      ['outOfHours'],
+    ],
+    [
+      // Lisbon moves to UTC+1 on 29 March 2026: 07:30 UTC is 08:30 there (open), not 07:30 (closed).
+      'a DST change in the company zone moves the hours with it',
+      {
+        now: new Date('2026-03-30T07:30:00Z'),
+        timeZone: 'Europe/Lisbon',
+        settings: { scheduleType: 'company', sendGreetingMessageOneQueues: 'enabled', schedules: defaultSchedules() },
+      },
+      ['greeting'],
+    ],
+    [
       'collective vacation wins over everything',
       {
         connection: {

@@ -33,7 +33,12 @@ export interface RoutingInput {
   };
   /** The ticket's queue, when it has one. */
   queue: { outOfHoursMessage: string; schedules: readonly ServiceHours[] } | null;
-  settings: { scheduleType: string; sendGreetingMessageOneQueues: string };
+  settings: {
+    scheduleType: string;
+    sendGreetingMessageOneQueues: string;
+    /** The company's working hours (scheduleType `company`). */
+    schedules?: readonly ServiceHours[];
+  };
   now: Date;
   timeZone: string;
 }
@@ -56,8 +61,10 @@ const serviceHours = (input: RoutingInput): { schedules: readonly ServiceHours[]
       return { schedules: input.connection.schedules, message: input.connection.outOfHoursMessage };
     case 'queue':
       return input.queue ? { schedules: input.queue.schedules, message: input.queue.outOfHoursMessage } : null;
+    case 'company':
+      // The company's working hours; the out-of-hours text is the connection's (the company has none).
+      return { schedules: input.settings.schedules ?? [], message: input.connection.outOfHoursMessage };
     default:
-      // 'disabled'; 'company' waits for the company's own schedules (settings' schedules tab), not stored yet.
       return null;
   }
 };

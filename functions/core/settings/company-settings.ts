@@ -4,6 +4,8 @@ import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, NotFound } from '../../shared/errors';
 import { getCompany } from '../../data/company-repository';
 import { getCompanySettingsItem, setCompanySetting } from '../../data/settings-repository';
+import { defaultSchedules } from '../../data/connection-repository';
+import type { ScheduleEntry } from '../../contracts/queues';
 
 /**
  * Company settings by column (core spec §3 "Company settings", §5 "Company settings"). The allow-list
@@ -11,6 +13,19 @@ import { getCompanySettingsItem, setCompanySetting } from '../../data/settings-r
  * Defaults are what a new company sees before an admin changes anything (docs/decisions/D17-settings.md).
  */
 const onOff = z.enum(['enabled', 'disabled']);
+
+/** The company's time zone when it has none stored (data-model §1.2). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+/** An IANA zone this runtime knows (`America/Manaus`, `Europe/Lisbon`, `UTC`). */
+export const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+};
 const text = z.string().max(2000);
 
 export const COMPANY_SETTING_COLUMNS = {
@@ -40,6 +55,11 @@ export const COMPANY_SETTING_COLUMNS = {
   greetingAcceptedMessage: { schema: text, default: '' },
   AcceptCallWhatsappMessage: { schema: text, default: '' },
   sendQueuePositionMessage: { schema: text, default: '' },
+  /** Ours (DESIGN §10): every hour, day and "today" of the company's automation is computed in this zone. */
+  timezone: {
+    schema: z.string().max(64).refine(isTimeZone, 'an IANA time zone, e.g. America/Sao_Paulo'),
+    default: DEFAULT_TIME_ZONE,
+  },
 } as const;
 
 export type CompanySettingColumn = keyof typeof COMPANY_SETTING_COLUMNS;
@@ -75,8 +95,31 @@ const companyFor = async (auth: AuthContext, companyId: number): Promise<number>
   return companyId;
 };
 
-export const getCompanySettings = async (auth: AuthContext, companyId: number): Promise<CompanySettings> =>
-  withDefaults(await getCompanySettingsItem(await companyFor(auth, companyId)));
+/** The company's working hours as stored, or the spec's default (08:00–12:00 and 13:00–18:00, every day). */
+const companySchedulesOf = (stored: Record<string, unknown>): ScheduleEntry[] =>
+  Array.isArray(stored.schedules) ? (stored.schedules as ScheduleEntry[]) : defaultSchedules();
+
+export const getCompanySettings = async (
+  auth: AuthContext,
+  companyId: number,
+): Promise<CompanySettings & { schedules: ScheduleEntry[] }> => {
+  const stored = await getCompanySettingsItem(await companyFor(auth, companyId));
+  return { ...withDefaults(stored), schedules: companySchedulesOf(stored) };
+};
+
+/**
+ * PUT /companies/{id}/schedules (admin spec §7): the company's working hours, checked when the company's
+ * `scheduleType` is `company`. An admin sets their own company's; the platform owner any company's.
+ */
+export const updateCompanySchedules = async (
+  auth: AuthContext,
+  companyId: number,
+  schedules: ScheduleEntry[],
+): Promise<{ id: number; schedules: ScheduleEntry[] }> => {
+  const id = await companyFor(auth, companyId);
+  const stored = await setCompanySetting(id, 'schedules', schedules);
+  return { id, schedules: companySchedulesOf(stored) };
+};
 
 export const columnSchema = z.enum(COLUMN_NAMES as [CompanySettingColumn, ...CompanySettingColumn[]], {
   error: 'unknown setting column',
@@ -119,13 +162,12 @@ export const updateCompanySetting = async (
 
 // ------------------------------------------------------------------- what automation reads, once a scope
 
-/** The company's time zone when it has none stored (data-model §1.2). */
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
-
 /** The settings the inbound routing reads. */
 export interface RoutingSettings {
   scheduleType: string;
   sendGreetingMessageOneQueues: string;
+  /** The company's working hours (scheduleType `company`). */
+  schedules: ScheduleEntry[];
 }
 
 const settingOf = (stored: Record<string, unknown>, column: CompanySettingColumn): string =>
@@ -134,8 +176,8 @@ const settingOf = (stored: Record<string, unknown>, column: CompanySettingColumn
 /** The company's IANA time zone (DESIGN §10: every hour and day is computed in it). */
 export const companyTimeZone = (scope: ReadScope, companyId: number): Promise<string> =>
   scope.memo(`timezone:${companyId}`, async () => {
-    const company = (await scope.company(companyId)) as { timezone?: string } | null;
-    return company?.timezone ?? DEFAULT_TIME_ZONE;
+    const zone = (await scope.settingsItem(companyId)).timezone;
+    return typeof zone === 'string' && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
   });
 
 export const routingSettings = (scope: ReadScope, companyId: number): Promise<RoutingSettings> =>
@@ -144,6 +186,7 @@ export const routingSettings = (scope: ReadScope, companyId: number): Promise<Ro
     return {
       scheduleType: settingOf(stored, 'scheduleType'),
       sendGreetingMessageOneQueues: settingOf(stored, 'sendGreetingMessageOneQueues'),
+      schedules: companySchedulesOf(stored),
     };
   });
 

@@ -4,8 +4,10 @@ import {
   columnSchema,
   getCompanySettingOne,
   getCompanySettings,
+  updateCompanySchedules,
   updateCompanySetting,
 } from '../../core/settings/company-settings';
+import { scheduleEntrySchema } from '../../contracts/queues';
 import {
   globalKeySchema,
   listSettings,
@@ -46,6 +48,11 @@ export const handlers: AreaHandlers = {
     params: z.object({ key: z.string().max(100) }),
     query: z.object({ token: z.string().max(500).optional() }),
     handle: async ({ params }) => readPublicSetting(params.key),
+  }),
+  'update-company-schedules': defineRoute({
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    body: z.object({ id: z.unknown().optional(), schedules: z.array(scheduleEntrySchema).max(7) }),
+    handle: async ({ auth, params, body }) => updateCompanySchedules(auth!, params.id, body.schedules),
   }),
   'list-public-plans': defineRoute({ handle: async () => listPublicPlans() }),
   'get-company-plan': defineRoute({

@@ -628,6 +628,13 @@ export const ACCESS: Record<string, AccessRow> = {
   },
 
   'GET /companySettings/{companyId}': { allow: signedIn, ...byCompany((c) => `/companySettings/${c}`) },
+  'PUT /companies/{id}/schedules': {
+    allow: admins,
+    ...byCompany((c) => `/companies/${c}/schedules`),
+    request: async (caller) => ({ path: `/companies/${caller.companyId}/schedules`, body: { schedules: [] } }),
+    foreign: async (owner) => ({ path: `/companies/${owner.company.id}/schedules`, body: { schedules: [] } }),
+    missing: () => ({ path: '/companies/999999999/schedules', body: { schedules: [] } }),
+  },
   'GET /companySettingOne': {
     allow: signedIn,
     request: async () => ({ path: '/companySettingOne', query: { column: 'userRating' } }),
