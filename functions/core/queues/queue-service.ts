@@ -1,3 +1,4 @@
+import type { QueueView } from '../../contracts/queues';
 import { listQueues, type Queue } from '../../data/queue-repository';
 import type { AuthContext } from '../../shared/auth-context';
 import { NotFound } from '../../shared/errors';
@@ -7,16 +8,6 @@ import { NotFound } from '../../shared/errors';
  * transfer and accept dialogs offer the company's queues. Ordered by `orderQueue`, then name. Managing
  * queues (create, edit, chatbot options) belongs to the administration issue.
  */
-export interface QueueView {
-  id: number;
-  name: string;
-  color: string;
-  orderQueue: number | null;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  schedules: Queue['schedules'];
-}
-
 const toView = (q: Queue): QueueView => ({
   id: q.id,
   name: q.name,
