@@ -207,6 +207,7 @@ const connectionFields = {
 
 /** POST /whatsapp (managers): the name, and any settings. */
 export const createConnectionBody = z.object(connectionFields).partial().required({ name: true });
+export type CreateConnectionBody = z.input<typeof createConnectionBody>;
 /** PUT /whatsapp/{id}: only the fields sent change, and only their rules are checked (D22). */
 export const updateConnectionBody = z.object(connectionFields).partial();
 

@@ -69,17 +69,20 @@ export interface MessageUpload {
 /** A boolean, or its text (multipart fields are text). */
 export const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
-/** `quotedMsg`: the quoted message as the app holds it (its `id` is what counts), or just its id. */
+/**
+ * `quotedMsg`: the quoted message as the app holds it (its `id` is what counts; its other fields are
+ * accepted and dropped), or just its id.
+ */
 const quotedMsg = z
-  .union([z.string().min(1).max(64), z.object({ id: z.string().min(1).max(64) }).loose()])
+  .union([z.string().min(1).max(64), z.object({ id: z.string().min(1).max(64) })])
   .nullish()
   .transform((q) => (q === null || q === undefined ? undefined : typeof q === 'string' ? q : q.id));
 
-/** A contact card: the vCard text, or {name, number} the app's contact picker gives. */
+/** A contact card: the vCard text, or {name, number} the app's contact picker gives (other fields dropped). */
 const vCard = z
   .union([
     z.string().trim().min(1).max(10_000),
-    z.object({ name: z.string().trim().min(1).max(250), number: z.string().trim().min(8).max(50) }).loose(),
+    z.object({ name: z.string().trim().min(1).max(250), number: z.string().trim().min(8).max(50) }),
   ])
   .nullish()
   .transform((v) => {
@@ -117,6 +120,7 @@ export type CreateMessageUploadBody = z.input<typeof createMessageUploadBody>;
 
 /** POST /messages/edit/{id}. */
 export const editMessageBody = z.object({ body: z.string({ error: 'Required' }).max(65_536) });
+export type EditMessageBody = z.input<typeof editMessageBody>;
 
 /** POST /message/forward. */
 export const forwardMessageBody = z.object({
@@ -124,6 +128,7 @@ export const forwardMessageBody = z.object({
   contactId: z.coerce.number({ error: 'Required' }).int().positive(),
   signMessage: flag.default(false),
 });
+export type ForwardMessageBody = z.input<typeof forwardMessageBody>;
 
 /** GET /messages/transcribeAudio/{file}. */
 export interface TranscriptionAnswer {
