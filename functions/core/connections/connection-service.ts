@@ -248,7 +248,7 @@ export const listEveryConnection = async (auth: AuthContext, paging: PagingInput
       updatedAt: c.updatedAt,
     })),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<ConnectionSummaryPage>) : {}),
   };
 };
 

@@ -148,7 +148,7 @@ export const listCompanyContacts = async (auth: AuthContext, q: ContactListInput
       ? (q.cursor ? 0 : (q.pageNumber - 1) * CONTACT_PAGE_SIZE) + page.items.length
       : await countCompanyContacts(auth.companyId),
     countIsExact: !filtered,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<ContactPage>) : {}),
   };
 };
 

@@ -172,7 +172,7 @@ export const listMessages = async (
   return {
     messages: page.items.map((m) => toMessageView(m, m.ticketId === ticket.id ? ticket : null)),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<MessagePage>) : {}),
     ticket: contact ? await ticketViewOf(scope, ticket, contact) : null,
   };
 };

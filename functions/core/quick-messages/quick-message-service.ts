@@ -116,7 +116,7 @@ export const listVisibleQuickMessages = async (
   return {
     records: page.items.map(toQuickMessageView),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<QuickMessagePage>) : {}),
   };
 };
 

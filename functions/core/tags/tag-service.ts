@@ -45,7 +45,7 @@ export const listCompanyTags = async (
   return {
     tags: page.items.map(view),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<TagPage>) : {}),
   };
 };
 

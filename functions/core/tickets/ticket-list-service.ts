@@ -114,7 +114,7 @@ export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput):
     hasMore: page.hasMore,
     count: 'count' in page ? (page as { count: number }).count : tickets.length,
     countIsExact: 'count' in page,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<TicketPage>) : {}),
   };
 };
 

@@ -65,6 +65,10 @@ export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): Tic
   };
 };
 
+/**
+ * A message's view. Its optional fields go out only when set; `satisfies` ties their names to the contract,
+ * which a spread alone would not.
+ */
 export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'> | null = null): MessageView => ({
   id: messageWireId(m.ticketId, m.ulid),
   ticketId: m.ticketId,
@@ -77,8 +81,8 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   isForwarded: m.isForwarded,
   mediaUrl: m.mediaKey ? mediaUrl(m.mediaKey) : null,
   mediaType: m.mediaType,
-  ...(m.mimetype ? { mimetype: m.mimetype } : {}),
-  ...(m.filename ? { filename: m.filename } : {}),
+  ...(m.mimetype ? ({ mimetype: m.mimetype } satisfies Partial<MessageView>) : {}),
+  ...(m.filename ? ({ filename: m.filename } satisfies Partial<MessageView>) : {}),
   quotedMsgId: m.quotedMsgId ?? null,
   quotedMsg: m.quotedMsg
     ? {
@@ -98,5 +102,5 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   dataJson: m.dataJson ?? null,
   participant: m.participant ?? null,
   userId: m.userId ?? null,
-  ...(m.sendError ? { sendError: m.sendError } : {}),
+  ...(m.sendError ? ({ sendError: m.sendError } satisfies Partial<MessageView>) : {}),
 });

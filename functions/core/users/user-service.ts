@@ -106,7 +106,7 @@ export const listCompanyUsers = async (
   return {
     users: await viewsOf(auth.companyId, page.items),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<UserPage>) : {}),
   };
 };
 
