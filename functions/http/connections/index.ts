@@ -8,6 +8,13 @@ import {
   type SessionAnswer,
 } from '../../contracts/connections';
 import {
+  customerNumber,
+  groupId,
+  simulatedMessageBody,
+  simulatedReadBody,
+  type SimulatedMessageAnswer,
+} from '../../contracts/simulator';
+import {
   createCompanyConnection,
   deleteCompanyConnection,
   deleteGreetingMedia,
@@ -65,25 +72,6 @@ const channelQuery = z.enum(['whatsapp', 'facebook', 'instagram', 'whatsappapi']
 const filePart = z.custom<UploadedFile>(isUploadedFile, { error: 'Required: a file' });
 
 const simulatorParams = z.object({ whatsappId: z.coerce.number().int().positive() });
-const customerNumber = z.string().regex(/^\d{8,15}$/, 'digits with country code');
-const groupId = z.string().regex(/^\d{5,40}(-\d{5,20})?$/, 'a group id (digits)');
-const simulatedMessage = z.object({
-  number: customerNumber,
-  name: z.string().trim().max(100).optional(),
-  groupId: groupId.optional(),
-  groupName: z.string().trim().max(100).optional(),
-  body: z.string().max(4096).optional(),
-  reactTo: z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,200}$/)
-    .optional(),
-  emoji: z.string().max(32).optional(),
-  quotedProviderMessageId: z
-    .string()
-    .regex(/^[A-Za-z0-9._:-]{1,200}$/)
-    .optional(),
-});
-
 export const handlers: AreaHandlers = {
   'list-connections': defineRoute({
     query: z.object({ ...sessionQuery, companyId: z.coerce.number().int().positive().optional() }),
@@ -189,8 +177,8 @@ export const handlers: AreaHandlers = {
   // The phone simulator's customer side (decisions D41): a text or a reaction (JSON) …
   'simulate-customer-message': defineRoute({
     params: simulatorParams,
-    body: simulatedMessage,
-    handle: async ({ auth, params, body }) => ({
+    body: simulatedMessageBody,
+    handle: async ({ auth, params, body }): Promise<SimulatedMessageAnswer> => ({
       message: 'Message sent by the simulated customer.',
       ...(await simulateCustomerMessage(auth!, params.whatsappId, body)),
     }),
@@ -200,8 +188,8 @@ export const handlers: AreaHandlers = {
     params: simulatorParams,
     bodyType: 'multipart',
     maxBodyBytes: 3 * 1024 * 1024 + 64 * 1024,
-    body: simulatedMessage.extend({ file: filePart }),
-    handle: async ({ auth, params, body }) => ({
+    body: simulatedMessageBody.extend({ file: filePart }),
+    handle: async ({ auth, params, body }): Promise<SimulatedMessageAnswer> => ({
       message: 'File sent by the simulated customer.',
       ...(await simulateCustomerMessage(auth!, params.whatsappId, body, body.file)),
     }),
@@ -249,11 +237,7 @@ export const handlers: AreaHandlers = {
   }),
   'simulate-customer-read': defineRoute({
     params: simulatorParams,
-    body: z.object({
-      number: customerNumber.optional(),
-      groupId: groupId.optional(),
-      ack: z.union([z.literal(3), z.literal(4)]).optional(),
-    }),
+    body: simulatedReadBody,
     handle: async ({ auth, params, body }) => {
       await simulateCustomerRead(auth!, params.whatsappId, body);
       return { message: 'Read by the simulated customer.' };
