@@ -71,6 +71,30 @@ const LAYERS = [
     patterns: [forbid(layer('core', 'data', 'contracts', ...TOP), 'The route table imports only shared/.')],
   },
 ];
+
+/**
+ * DESIGN §3, §8: the browser reaches server code only through the wire contracts (`@contracts/` ->
+ * functions/contracts/), and imports them with `import type`: they hold zod schemas, which must not enter
+ * the bundle. The real-time catalogue (`@contracts/realtime`, no zod) is the one imported at run time.
+ */
+const frontendRules = {
+  files: ['frontend/**/*.{ts,tsx}'],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          forbid('(^|/)functions/|^@functions(/|$)', 'The browser imports server code only through @contracts/.'),
+          {
+            ...forbid('^@contracts/(?!realtime$)', 'Import contracts with `import type`: zod stays out of the bundle.'),
+            allowTypeImports: true,
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export const layerRules = LAYERS.map(({ files, ignores, patterns }) => ({
   files,
   ...(ignores ? { ignores } : {}),
@@ -97,6 +121,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...layerRules,
+  frontendRules,
   {
     // DESIGN §3: one config module reads the environment.
     files: ['functions/**/*.ts'],

@@ -28,7 +28,8 @@ const vendor = (name: string, packages: string[], priority: number) => ({
 export default defineConfig({
   root: here('.'),
   plugins: [react()],
-  resolve: { alias: { '@': here('./src') } },
+  // `@contracts/`: the wire contracts shared with the server (functions/contracts/, DESIGN §3).
+  resolve: { alias: { '@': here('./src'), '@contracts': here('../functions/contracts') } },
   server: { port: 5173, strictPort: true, proxy },
   preview: { port: 4173, strictPort: true, proxy },
   build: {

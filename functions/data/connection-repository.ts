@@ -6,6 +6,7 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { ConnectionChannel, ConnectionStatus } from '../contracts/connections';
 import { BadRequest, Conflict, DomainError, Forbidden, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { transactWrite } from './transactions';
@@ -30,9 +31,7 @@ import { leaseKeys } from './wa-lease-repository';
  * - plan usage `pk = C#<c>#USAGE, sk = whatsapps` (attribute `n`), moved in the create and delete
  *   transactions like the users' count, so the plan's `connections` limit cannot be overshot.
  */
-/** `whatsappapi`: the WhatsApp Cloud API (a phone number of a WhatsApp Business Account, decisions D40). */
-export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram' | 'whatsappapi';
-export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
+export type { ConnectionChannel, ConnectionStatus } from '../contracts/connections';
 /**
  * What the API asks the WhatsApp workers to do (the `worker-control` queue, decisions D24); `scan` is the
  * phone simulator's "the QR code was scanned" (simulator driver only).

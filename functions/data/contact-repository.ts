@@ -5,6 +5,7 @@ import {
   UpdateCommand,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { ContactChannel } from '../contracts/contacts';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
 import { transactWrite } from './transactions';
@@ -29,7 +30,7 @@ import { queryPage, type Page } from './query-page';
  *   by number is a prefix Query (decisions D42);
  * - the company's contact count `C#<c>#STATS#NOW / CONTACTS` (attribute `n`), moved by create and delete.
  */
-export type ContactChannel = 'whatsapp' | 'instagram' | 'facebook';
+export type { ContactChannel } from '../contracts/contacts';
 
 export interface Contact {
   id: number;

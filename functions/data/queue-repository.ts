@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { ScheduleEntry } from '../contracts/queues';
 import { Conflict, Forbidden } from '../shared/errors';
 import { db, tableName } from './client';
 import { nextId } from './counter-repository';
@@ -8,19 +9,12 @@ import type { ChatbotOption } from '../contracts/queues';
 import { mapDynamoErrors } from './errors';
 import { company, pad } from './keys';
 
+export type { ScheduleEntry } from '../contracts/queues';
+
 /**
  * Queue (department): `pk = C#<c>#QUEUE, sk = QUEUE#<pad id>`. The spec's unique colour per company is a
  * guard item `pk = C#<c>#QUEUECOLOR, sk = <lower-cased colour>` written in the same transaction.
  */
-export interface ScheduleEntry {
-  weekday: string;
-  weekdayEn: string;
-  startTimeA: string;
-  endTimeA: string;
-  startTimeB: string;
-  endTimeB: string;
-}
-
 export interface Queue {
   id: number;
   companyId: number;

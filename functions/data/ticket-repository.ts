@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
-import type { TicketStatus } from '../contracts/tickets';
+import type { TicketChannel, TicketStatus } from '../contracts/tickets';
 import { db, tableName } from './client';
 import { transactWrite } from './transactions';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
@@ -24,8 +24,7 @@ import { newUlid } from './ulids';
  * `OPEN#<pad whatsappId>` that exists exactly while the contact has a not-closed ticket on that connection
  * (one open ticket per contact per connection) and `LAST#<pad whatsappId>` (the last closed one).
  */
-export type { TicketStatus } from '../contracts/tickets';
-export type TicketChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
+export type { TicketChannel, TicketStatus } from '../contracts/tickets';
 
 export interface Ticket {
   id: number;

@@ -5,14 +5,17 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * DESIGN §3's direction is a lint rule (eslint.config.js, `no-restricted-imports` per folder). These are its
- * fixtures: a lower layer importing a higher one fails `npm run lint`, the allowed directions pass. The
- * code is linted as if it stood at the path given, so the rule is tested, not a copy of it.
+ * fixtures: a lower layer importing a higher one fails `npm run lint`, the allowed directions pass, and so
+ * does the browser's one door to server code (`import type` from `@contracts/`). The code is linted as if
+ * it stood at the path given, so the rule is tested, not a copy of it.
  */
 const eslint = new ESLint({ cwd: resolve(import.meta.dirname, '../..') });
 
 const layerErrors = async (filePath: string, code: string): Promise<string[]> => {
   const [result] = await eslint.lintText(`${code}\nexport const fixture = 1;\n`, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((m) => m.message);
 };
 
 describe('layer rules (eslint)', () => {
@@ -51,6 +54,21 @@ describe('layer rules (eslint)', () => {
       'a channel imports realtime',
     ],
     ['functions/jobs/x/fixture.ts', "import { createAreaHandler } from '../../http/stack';", 'jobs import http'],
+    [
+      'frontend/src/api/fixture.ts',
+      "import { toMessageView } from '../../../functions/core/tickets/ticket-views';",
+      'the browser imports core',
+    ],
+    [
+      'frontend/src/api/fixture.ts',
+      "import type { MessageView } from '../../../functions/contracts/messages';",
+      'the browser imports a contract by path',
+    ],
+    [
+      'frontend/src/api/fixture.ts',
+      "import { MAX_UPLOAD_BYTES } from '@contracts/messages';",
+      'the browser imports a contract at run time (zod)',
+    ],
   ])('%s: %s fails (%s)', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toHaveLength(1);
   });
@@ -64,6 +82,9 @@ describe('layer rules (eslint)', () => {
     ['functions/jobs/x/fixture.ts', "import { dispatchMetaSend } from '../../channels/meta/send-meta-message';"],
     ['functions/http/x/fixture.ts', "import { ROUTES } from '../../routes';"],
     ['functions/channels/whatsapp/worker.ts', "import { startEntryPoint } from '../../realtime/entry-point';"],
+    ['frontend/src/api/fixture.ts', "import type { MessageView } from '@contracts/messages';"],
+    ['frontend/src/api/fixture.ts', "import { type MessageView } from '@contracts/messages';"],
+    ['frontend/src/api/fixture.ts', "import { companyChannel } from '@contracts/realtime';"],
   ])('%s: %s passes', async (filePath, code) => {
     expect(await layerErrors(filePath, code)).toEqual([]);
   });

@@ -1,16 +1,7 @@
-/** One field problem of a 400 answer: `{field: 'body.email', reason: '...'}`. */
-export interface FieldError {
-  field: string;
-  reason: string;
-}
+import type { ErrorBody, FieldError } from '@contracts/errors';
 
-/** The JSON body of every error answer of our API (functions/http/middleware/error-mapper.ts). */
-export interface ErrorBody {
-  error: string;
-  message?: string;
-  fields?: FieldError[];
-  details?: Record<string, unknown>;
-}
+/** The JSON body of every error answer of our API, and its field problems (functions/contracts/errors.ts). */
+export type { ErrorBody, FieldError };
 
 /** Network failures (no HTTP answer at all) carry status 0 and this code. */
 export const NETWORK_ERROR = 'ERR_NETWORK';

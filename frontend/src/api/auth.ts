@@ -1,66 +1,21 @@
+import type { AuthUser, LoginAnswer, LoginBody, SignupBody } from '@contracts/auth';
+import type { PlanView } from '@contracts/plans';
+import type { Enabled } from '@contracts/users';
 import { session } from './session';
 import { api } from './transport';
 
+/**
+ * The session calls (core spec §7 Session): the typed client of functions/http/auth. The wire shapes are
+ * the server's contracts (functions/contracts/auth.ts, users.ts, plans.ts).
+ */
 /** The super company (core spec §4): its subscription never expires. */
 export const SUPER_COMPANY_ID = 1;
 
-export type Enabled = 'enabled' | 'disabled';
-
-/** The `user` of the session answers (core spec §3 User, plus its company and company settings). */
-export interface AuthUser {
-  id: number;
-  companyId: number;
-  name: string;
-  email: string;
-  profile: 'admin' | 'user';
-  super: boolean;
-  startWork: string;
-  endWork: string;
-  farewellMessage: string;
-  allTicket: 'enable' | 'disable';
-  allowGroup: boolean;
-  allHistoric: Enabled;
-  allUserChat: Enabled;
-  userClosePendingTicket: Enabled;
-  showDashboard: Enabled;
-  allowRealTime: Enabled;
-  allowConnections: Enabled;
-  defaultTheme: 'light' | 'dark';
-  defaultMenu: 'open' | 'closed';
-  whatsappId: number | null;
-  queueIds: number[];
-  queues: { id: number; name: string; color: string }[];
-  profileImage: string | null;
-  online: boolean;
-  company: { id: number; name: string; dueDate: string };
-  companieSettings?: { key: string; value: string }[];
-}
-
-export interface LoginAnswer {
-  token: string;
-  user: AuthUser;
-}
-
+export type { AuthUser, Enabled, LoginAnswer };
 /** A plan offered on the sign-up page (GET /plans/list answers only the public ones). */
-export interface PublicPlan {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  amount: number;
-}
-
-export interface SignupInput {
-  name: string;
-  companyName: string;
-  email: string;
-  password: string;
-  phone: string;
-  planId: number;
-  /** From the sign-up link's `companyId` query, when there is one. */
-  companyId?: number;
-}
+export type PublicPlan = PlanView;
+/** What the sign-up form sends; `companyId` from the sign-up link's query, when there is one. */
+export type SignupInput = SignupBody;
 
 interface CallOptions {
   signal?: AbortSignal;
@@ -69,7 +24,7 @@ interface CallOptions {
 const segment = (value: string) => encodeURIComponent(value);
 
 /** POST /auth/login: on success the token is stored and session.onChange listeners get the user. */
-export const login = async (credentials: { email: string; password: string }): Promise<LoginAnswer> => {
+export const login = async (credentials: LoginBody): Promise<LoginAnswer> => {
   const answer = await api().post<LoginAnswer>('/auth/login', credentials);
   session.start(answer);
   return answer;

@@ -1,3 +1,20 @@
+import type {
+  ClosedImportedAnswer,
+  ConnectCloudApiBody,
+  ConnectFacebookBody,
+  ConnectionChannel,
+  ConnectionSettings,
+  ConnectionStatus,
+  ConnectionSummary,
+  ConnectionSummaryPage,
+  ConnectionView,
+  FacebookConnectResult,
+  ImportProgressView,
+  SessionAnswer,
+  SkippedMetaTarget,
+  Weekday,
+} from '@contracts/connections';
+import type { ScheduleEntry } from '@contracts/queues';
 import { api } from './transport';
 
 /**
@@ -5,117 +22,37 @@ import { api } from './transport';
  * functions/http/connections. Everyone in the company reads; connection managers (admins, super users and
  * plain users with allowConnections) change. The spec's `session=0` query is sent as the reference client
  * does; the server ignores it. `whatsappapi` is a WhatsApp Cloud API number (D76): like facebook and
- * instagram it has no session to start or stop.
+ * instagram it has no session to start or stop. The wire shapes are the server's contract
+ * (functions/contracts/connections.ts).
  */
-export type ConnectionChannel = 'whatsapp' | 'facebook' | 'instagram' | 'whatsappapi';
-
-/** Core spec §4; 'connecting' is also seen in the field and shown like OPENING. */
-export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
+export type {
+  ConnectionChannel,
+  ConnectionSettings,
+  ConnectionStatus,
+  ConnectionSummary,
+  ConnectionSummaryPage,
+  FacebookConnectResult,
+  ScheduleEntry,
+  SessionAnswer,
+  SkippedMetaTarget,
+  Weekday,
+};
+/** A connection as the API shows it (the token only for connection managers). */
+export type Connection = ConnectionView;
+/** What the `importMessages-{companyId}` update carries (D78). */
+export type ImportProgress = ImportProgressView;
 
 /** Statuses that need attention (core spec §4): the menu's exclamation badge. */
 export const ATTENTION_STATUSES: readonly string[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
 
 export const needsAttention = (status: string): boolean => ATTENTION_STATUSES.includes(status);
 
-export type Weekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
-
-/** One day of the connection's service hours: two shifts, A and B, HH:MM ('' for none). */
-export interface ScheduleEntry {
-  weekday: string;
-  weekdayEn: Weekday;
-  startTimeA: string;
-  endTimeA: string;
-  startTimeB: string;
-  endTimeB: string;
-}
-
-/** The fields an admin edits (functions/http/connections/index.ts `connectionFields`). */
-export interface ConnectionSettings {
-  name: string;
-  isDefault: boolean;
-  queueIds: number[];
-  schedules: ScheduleEntry[];
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  sendIdQueue: number | null;
-  timeSendQueue: number;
-  maxUseBotQueues: number;
-  maxUseBotQueuesNPS: number;
-  timeUseBotQueues: number;
-  provider: 'beta' | 'stable';
-  expiresTicket: number;
-  expiresTicketNPS: number;
-  expiresInactiveMessage: string;
-  timeInactiveMessage: number;
-  inactiveMessage: string;
-  whenExpiresTicket: '0' | '1';
-  timeCreateNewTicket: number;
-  allowGroup: boolean;
-  groupAsTicket: 'enabled' | 'disabled';
-  importOldMessages: string | null;
-  importRecentMessages: string | null;
-  importOldMessagesGroups: boolean;
-  closedTicketsPostImported: boolean;
-  collectiveVacationStart: string | null;
-  collectiveVacationEnd: string | null;
-  collectiveVacationMessage: string;
-  integrationId: number | null;
-  promptId: number | null;
-  flowIdWelcome: number | null;
-  flowIdNotPhrase: number | null;
-}
-
-/** A connection as the API shows it (functions/core/connections/connection-service.ts `ConnectionView`). */
-export interface Connection extends ConnectionSettings {
-  id: number;
-  companyId: number;
-  number: string;
-  channel: ConnectionChannel;
-  status: ConnectionStatus;
-  /** The external API's bearer: only connection managers receive it. */
-  token?: string;
-  qrcode: string;
-  retries: number;
-  queues: { id: number; name: string; color: string }[];
-  /** The greeting attachment's address (`/media/...`), or null. */
-  greetingMediaAttachment: string | null;
-  /** The import of old messages (D78): '' | preparing | running | renderButtonCloseTickets. */
-  statusImportMessages: string;
-  /** When the import shown began (ISO), or null. */
-  importStartedAt?: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What a create sends: the name, the channel and any settings; an update sends only what changed. */
-export type ConnectionInput = Partial<ConnectionSettings> & { channel?: ConnectionChannel };
-
-/** One row of the platform owner's overview (GET /whatsapp/all, decisions D22). */
-export interface ConnectionSummary {
-  id: number;
-  companyId: number;
-  company: { id: number; name: string };
-  name: string;
-  number: string;
-  channel: ConnectionChannel;
-  status: ConnectionStatus;
-  isDefault: boolean;
-  updatedAt: string;
-}
-
-export interface ConnectionSummaryPage {
-  whatsapps: ConnectionSummary[];
-  hasMore: boolean;
-  nextCursor?: string;
-}
-
-/** The answer of the session actions: a message and the connection in its waiting status. */
-export interface SessionAnswer {
-  message: string;
-  whatsapp: Connection;
-}
+/**
+ * What a create sends: the name, the channel and any settings; an update sends only what changed. The
+ * settings go back as the view shows them. The create body takes whatsapp, facebook or instagram: a Cloud
+ * API number (`whatsappapi`) is created by connectCloudApiNumber.
+ */
+export type ConnectionInput = Partial<ConnectionSettings> & Partial<Pick<ConnectionView, 'channel'>>;
 
 /** The greeting attachment route takes files up to 2.5 MB (decisions D25). */
 export const GREETING_MEDIA_MAX_BYTES = 2.5 * 1024 * 1024;
@@ -184,13 +121,7 @@ export const deleteGreetingMedia = (id: number): Promise<Connection> =>
   api().delete<Connection>(`${connectionPath(id)}/media-upload`);
 
 /** What POST /whatsapp/cloud-api takes (decisions D76): the ids and the token from Meta's WhatsApp Manager. */
-export interface CloudApiInput {
-  name?: string;
-  phoneNumberId: string;
-  /** A permanent (system user) access token: sent once, stored encrypted, never answered. */
-  accessToken: string;
-  businessAccountId?: string;
-}
+export type CloudApiInput = ConnectCloudApiBody;
 
 /**
  * POST /whatsapp/cloud-api: a WhatsApp Cloud API number becomes a CONNECTED `whatsappapi` connection (201).
@@ -201,26 +132,7 @@ export const connectCloudApiNumber = (input: CloudApiInput): Promise<Connection>
   api().post<Connection>('/whatsapp/cloud-api', input);
 
 /** What POST /facebook takes: the login's short-lived user token; `me` when the login answered no user id. */
-export interface FacebookLoginInput {
-  facebookUserId: string;
-  facebookUserToken: string;
-  addInstagram: boolean;
-}
-
-/** A page (or Instagram account) the login found but did not connect; reasons in functions/channels/meta. */
-export interface SkippedMetaTarget {
-  channel: ConnectionChannel;
-  externalId: string;
-  name: string;
-  /** 'connected-elsewhere': another company connected it. */
-  reason: string;
-}
-
-export interface FacebookConnectResult {
-  created: Connection[];
-  updated: Connection[];
-  skipped: SkippedMetaTarget[];
-}
+export type FacebookLoginInput = ConnectFacebookBody;
 
 /**
  * POST /facebook (decisions D40): every page the user manages becomes a `facebook` connection (and each
@@ -252,20 +164,6 @@ export const getCompanySettingOne = async <T extends string>(
   return typeof value === 'string' ? (value as T) : undefined;
 };
 
-/** Realtime channels of the connections (core spec §7). */
-export const connectionChannel = (companyId: number) => `company-${companyId}-whatsapp`;
-/** The import of old messages' progress (D78). */
-export const importChannel = (companyId: number) => `importMessages-${companyId}`;
-
-export interface ImportProgress {
-  whatsappId: number;
-  this: number;
-  all: number;
-  state: 'preparing' | 'running';
-  startedAt: string;
-}
-
 /** POST /closedimported/{id}: closes the pending tickets the last import created (at most 500 a call). */
-export const closeImportedTickets = (id: number): Promise<{ closed: number; hasMore: boolean }> =>
-  api().post<{ closed: number; hasMore: boolean }>(`/closedimported/${encodeURIComponent(String(id))}`);
-export const sessionChannel = (companyId: number) => `company-${companyId}-whatsappSession`;
+export const closeImportedTickets = (id: number): Promise<ClosedImportedAnswer> =>
+  api().post<ClosedImportedAnswer>(`/closedimported/${encodeURIComponent(String(id))}`);

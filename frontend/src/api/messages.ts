@@ -1,49 +1,21 @@
+import type {
+  CreateMessageUploadBody,
+  EditMessageBody,
+  ForwardMessageBody,
+  MessagePage,
+  MessageUpload,
+  MessageView,
+  SendMessageBody,
+  TranscriptionAnswer,
+} from '@contracts/messages';
 import { api } from './transport';
 
 /**
  * Messages of a ticket (core spec §3 Message, §7 Messages): the typed client of functions/http/messages.
- * Wire shape: functions/core/tickets/ticket-views.ts MessageView.
+ * The wire shapes are the server's contract (functions/contracts/messages.ts).
  */
-export interface Message {
-  id: string;
-  ticketId: number;
-  contactId: number;
-  body: string;
-  fromMe: boolean;
-  isPrivate: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  isForwarded: boolean;
-  mediaUrl: string | null;
-  mediaType: string;
-  mimetype?: string;
-  filename?: string;
-  quotedMsgId: string | null;
-  quotedMsg: {
-    id: string;
-    body: string;
-    mediaType: string;
-    mediaUrl: string | null;
-    fromMe: boolean;
-    contact: { name: string } | null;
-  } | null;
-  queueId: number | null;
-  /** 0 clock, 1 sent, 2 delivered, 3–4 read (played for audio), 5 played (core spec §4). */
-  ack: number;
-  read: boolean;
-  createdAt: string;
-  vCard: string | null;
-  dataJson: string | null;
-  participant: unknown;
-  userId: number | null;
-  sendError?: string;
-}
-
-export interface MessagePage {
-  /** Newest first, as the server pages them; the chat shows the oldest at the top. */
-  messages: Message[];
-  hasMore: boolean;
-}
+export type Message = MessageView;
+export type { MessagePage, MessageUpload };
 
 interface CallOptions {
   signal?: AbortSignal;
@@ -61,35 +33,19 @@ export const listMessages = (
     query: { pageNumber, selectedQueues: selectedQueues.length > 0 ? JSON.stringify(selectedQueues) : undefined },
   });
 
-export interface TextMessageInput {
-  body: string;
-  quotedMsg?: Pick<Message, 'id' | 'body' | 'fromMe'> & Partial<Message>;
-  isPrivate?: boolean;
-  vCard?: string;
-  mediaKey?: string;
-}
+/** What the composer sends as JSON (the app adds `fromMe` and `read`, as the spec's client does). */
+export type TextMessageInput = Omit<SendMessageBody, 'fromMe' | 'read'>;
 
 /** POST /messages/{ticketId} as JSON: a text (optionally quoting, private, a contact card, or a stored upload). */
 export const sendTextMessage = (ticketId: number, input: TextMessageInput): Promise<Message> =>
-  api().post<Message>(`/messages/${ticketId}`, { ...input, fromMe: true, read: 1 });
+  api().post<Message>(`/messages/${ticketId}`, { ...input, fromMe: true, read: 1 } satisfies SendMessageBody);
 
 /** Files above this go to S3 through a presigned PUT; smaller ones as the spec's multipart (decisions D51, D72). */
 export const PRESIGNED_UPLOAD_MIN_BYTES = 1024 * 1024;
 
-/** What POST /messages/uploads/{ticketId} answers: where and how to PUT the file, and the key to send. */
-export interface MessageUpload {
-  key: string;
-  uploadUrl: string;
-  method: 'PUT';
-  headers: Record<string, string>;
-  expiresIn: number;
-}
-
 /** POST /messages/uploads/{ticketId} {filename, contentType, size}: a presigned PUT for one file (up to 100 MB). */
-export const createMessageUpload = (
-  ticketId: number,
-  input: { filename: string; contentType: string; size: number },
-): Promise<MessageUpload> => api().post<MessageUpload>(`/messages/uploads/${ticketId}`, input);
+export const createMessageUpload = (ticketId: number, input: CreateMessageUploadBody): Promise<MessageUpload> =>
+  api().post<MessageUpload>(`/messages/uploads/${ticketId}`, input);
 
 /** The upload's PUT failed (S3 answered no 2xx, or the network failed). */
 export class UploadFailed extends Error {
@@ -142,7 +98,7 @@ export const sendMediaMessage = async (
 
 /** POST /messages/edit/{id} {body}: own messages, within 15 minutes (core spec §4). */
 export const editMessage = (id: string, body: string): Promise<Message> =>
-  api().post<Message>(`/messages/edit/${encodeURIComponent(id)}`, { body });
+  api().post<Message>(`/messages/edit/${encodeURIComponent(id)}`, { body } satisfies EditMessageBody);
 
 /** DELETE /messages/{id}: own messages only. */
 export const deleteMessage = async (id: string): Promise<void> => {
@@ -151,7 +107,7 @@ export const deleteMessage = async (id: string): Promise<void> => {
 
 /** POST /message/forward {messageId, contactId, signMessage}. */
 export const forwardMessage = async (messageId: string, contactId: number, signMessage: boolean): Promise<void> => {
-  await api().post<unknown>('/message/forward', { messageId, contactId, signMessage });
+  await api().post<unknown>('/message/forward', { messageId, contactId, signMessage } satisfies ForwardMessageBody);
 };
 
 /** Core spec §7: about 900 ms between forwards. */
@@ -159,7 +115,7 @@ export const FORWARD_PAUSE_MS = 900;
 
 /** GET /messages/transcribeAudio/{file}: the text of an audio message, named by its id. */
 export const transcribeAudio = async (messageId: string, options: CallOptions = {}): Promise<string> => {
-  const answer = await api().get<{ transcribedText?: string }>(
+  const answer = await api().get<Partial<TranscriptionAnswer>>(
     `/messages/transcribeAudio/${encodeURIComponent(messageId)}`,
     options,
   );

@@ -1,29 +1,13 @@
+import type { CompanyPlanAnswer, PlanFlags, PlanView } from '@contracts/plans';
 import { api } from './transport';
 
-/** The plan switches that gate menu items and pages (core spec §3 Plan, §6; administration §6). */
-export interface PlanFlags {
-  useWhatsapp: boolean;
-  useFacebook: boolean;
-  useInstagram: boolean;
-  useCampaigns: boolean;
-  useSchedules: boolean;
-  useInternalChat: boolean;
-  useExternalApi: boolean;
-  useKanban: boolean;
-  useOpenAi: boolean;
-  useIntegrations: boolean;
-}
-
+/**
+ * Plans (core spec §3 Plan, §6; administration §6): the wire shapes are the server's contract
+ * (functions/contracts/plans.ts).
+ */
+export type { PlanFlags };
 /** A company's plan as GET /companies/listPlan/{companyId} answers it: limits, price and the flags. */
-export interface CompanyPlan extends PlanFlags {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  amount: number;
-  isPublic: boolean;
-}
+export type CompanyPlan = PlanView;
 
 /** Every flag off: what the menu assumes until the plan has loaded (or when it cannot be read). */
 export const NO_PLAN_FLAGS: PlanFlags = {
@@ -44,4 +28,4 @@ export const NO_PLAN_FLAGS: PlanFlags = {
  * platform owner any); the server answers `{plan}`.
  */
 export const getCompanyPlan = async (companyId: number, options?: { signal?: AbortSignal }): Promise<CompanyPlan> =>
-  (await api().get<{ plan: CompanyPlan }>(`/companies/listPlan/${companyId}`, options)).plan;
+  (await api().get<CompanyPlanAnswer>(`/companies/listPlan/${companyId}`, options)).plan;

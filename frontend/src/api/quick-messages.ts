@@ -1,32 +1,20 @@
+import type {
+  CreateQuickMessageBody,
+  QuickMessagePage,
+  QuickMessageView,
+  UpdateQuickMessageBody,
+} from '@contracts/quick-messages';
 import { api } from './transport';
 
 /**
  * Quick replies (administration spec "Quick replies"; server: functions/http/quick-messages; decisions D58–D59
  * in docs/decisions/). A reply not shared (`geral`) exists only for its owner; `visao` locks a shared one to its owner.
+ * The wire shapes are the server's contract (functions/contracts/quick-messages.ts).
  */
-export interface QuickMessage {
-  id: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  visao: boolean;
-  status: boolean;
-  userId: number;
-  /** The attachment's URL (under /media), or null. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  isMedia: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type QuickMessageInput = Partial<Pick<QuickMessage, 'shortcode' | 'message' | 'geral' | 'visao' | 'status'>>;
-
-export interface QuickMessagePage {
-  records: QuickMessage[];
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type { QuickMessagePage };
+export type QuickMessage = QuickMessageView;
+/** The fields a create or an update sends (the owner and the tenant come from the token). */
+export type QuickMessageInput = Omit<UpdateQuickMessageBody, 'userId' | 'companyId'>;
 
 /** The attachment the server accepts (one file, up to 2.5 MB). */
 export const QUICK_MESSAGE_MEDIA_MAX_BYTES = 2.5 * 1024 * 1024;
@@ -54,8 +42,9 @@ export const listComposerQuickMessages = (options: CallOptions = {}): Promise<Qu
 export const getQuickMessage = (id: number, options: CallOptions = {}): Promise<QuickMessage> =>
   api().get<QuickMessage>(path(id), options);
 
-export const createQuickMessage = (input: QuickMessageInput & { shortcode: string }): Promise<QuickMessage> =>
-  api().post<QuickMessage>('/quick-messages', input);
+export const createQuickMessage = (
+  input: Omit<CreateQuickMessageBody, 'userId' | 'companyId'>,
+): Promise<QuickMessage> => api().post<QuickMessage>('/quick-messages', input);
 
 export const updateQuickMessage = (id: number, input: QuickMessageInput): Promise<QuickMessage> =>
   api().put<QuickMessage>(path(id), input);

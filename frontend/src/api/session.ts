@@ -1,3 +1,5 @@
+import type { LoginAnswer } from '@contracts/auth';
+
 /**
  * The browser side of the session: the access token in localStorage (key `token`, as the spec's client
  * keeps it) and two notifications the app listens to. The refresh cookie is httpOnly and never seen here.
@@ -5,10 +7,7 @@
 export const TOKEN_STORAGE_KEY = 'token';
 
 /** What POST /auth/login and POST /auth/refresh_token answer; `user` is typed by the auth area. */
-export interface SessionAnswer {
-  token: string;
-  user: unknown;
-}
+export type SessionAnswer = Omit<LoginAnswer, 'user'> & { user: unknown };
 
 type Listener<T> = (value: T) => void;
 

@@ -1,46 +1,24 @@
+import type {
+  SimulatedMessageAnswer,
+  SimulatedMessageBody,
+  SimulatedReadBody,
+  SimulatorReceivedPage,
+  SimulatorReceivedView,
+} from '@contracts/simulator';
 import { api } from './transport';
 
 /**
  * The phone simulator's customer side (decisions D41): the typed client of the `/simulator/{whatsappId}`
- * routes. Only where the workers run the simulator driver; elsewhere every route answers 404.
+ * routes. Only where the workers run the simulator driver; elsewhere every route answers 404. The wire
+ * shapes are the server's contract (functions/contracts/simulator.ts).
  */
-
-/** What a simulated customer received (functions/core/connections/simulator-service.ts `ReceivedView`). */
-export interface SimulatorReceived {
-  id: string;
-  providerMessageId: string;
-  /** The chat (remote JID) it was sent to, `<digits>@s.whatsapp.net`. */
-  chatId: string;
-  type: string;
-  body?: string;
-  mimetype?: string;
-  filename?: string;
-  voice?: boolean;
-  quotedProviderMessageId?: string;
-  targetProviderMessageId?: string;
-  ack: number;
-  receivedAt: string;
-  mediaUrl: string | null;
-}
-
-export interface SimulatorReceivedPage {
-  messages: SimulatorReceived[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
-
+export type { SimulatorReceivedPage };
+/** What a simulated customer received (a send of ours the simulator driver stored). */
+export type SimulatorReceived = SimulatorReceivedView;
 /** The customer: digits with the country code (8–15) and an optional display name. */
-export interface SimulatedCustomer {
-  number: string;
-  name?: string;
-}
-
-export interface SimulatedMessage extends SimulatedCustomer {
-  body?: string;
-  reactTo?: string;
-  emoji?: string;
-  quotedProviderMessageId?: string;
-}
+export type SimulatedCustomer = Pick<SimulatedMessageBody, 'number' | 'name'>;
+/** A text, a reaction (`reactTo` + `emoji`) or a file's caption, from a customer. */
+export type SimulatedMessage = SimulatedMessageBody;
 
 /** The media route takes files up to 3 MB. */
 export const SIMULATOR_MEDIA_MAX_BYTES = 3 * 1024 * 1024;
@@ -55,24 +33,21 @@ interface CallOptions {
 const base = (whatsappId: number) => `/simulator/${encodeURIComponent(String(whatsappId))}`;
 
 /** POST /simulator/{id}/messages: the customer writes a text or reacts (`reactTo` + `emoji`). */
-export const sendSimulatedMessage = (
-  whatsappId: number,
-  input: SimulatedMessage,
-): Promise<{ providerMessageId: string }> =>
-  api().post<{ providerMessageId: string }>(`${base(whatsappId)}/messages`, input);
+export const sendSimulatedMessage = (whatsappId: number, input: SimulatedMessage): Promise<SimulatedMessageAnswer> =>
+  api().post<SimulatedMessageAnswer>(`${base(whatsappId)}/messages`, input);
 
 /** POST /simulator/{id}/media, multipart: the customer sends a file (≤ 3 MB) with an optional caption. */
 export const sendSimulatedMedia = (
   whatsappId: number,
   input: SimulatedMessage,
   file: File,
-): Promise<{ providerMessageId: string }> => {
+): Promise<SimulatedMessageAnswer> => {
   const form = new FormData();
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === 'string' && value !== '') form.append(key, value);
   }
   form.append('file', file, file.name);
-  return api().post<{ providerMessageId: string }>(`${base(whatsappId)}/media`, form);
+  return api().post<SimulatedMessageAnswer>(`${base(whatsappId)}/media`, form);
 };
 
 /** GET /simulator/{id}/messages: one page of what the customers (or one, `number`) received, newest last. */
@@ -106,6 +81,6 @@ export const listCustomerReceived = async (
 };
 
 /** POST /simulator/{id}/read: the customer (or every customer) reads what they received (3), or plays it (4). */
-export const simulateRead = async (whatsappId: number, input: { number?: string; ack: 3 | 4 }): Promise<void> => {
+export const simulateRead = async (whatsappId: number, input: SimulatedReadBody & { ack: 3 | 4 }): Promise<void> => {
   await api().post<unknown>(`${base(whatsappId)}/read`, input);
 };

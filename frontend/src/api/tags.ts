@@ -1,41 +1,18 @@
+import type { CreateNoteBody, NoteView } from '@contracts/contacts';
+import type { ContactTagsView, SyncTag, SyncTagsBody, TagView, TicketTagsView } from '@contracts/tags';
 import { api } from './transport';
 
 /**
  * Tags, contact tags, ticket tags and ticket notes (core spec §7 "Ticket tags and notes"; server:
- * functions/http/tags, functions/http/contacts; decisions D55–D56 in docs/decisions/).
+ * functions/http/tags, functions/http/contacts; decisions D55–D56 in docs/decisions/). The wire shapes are
+ * the server's contracts (functions/contracts/tags.ts, contacts.ts).
  */
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  kanban: 0 | 1;
-  userId: number | null;
-  timeLane: number | null;
-  nextLaneId: number | null;
-  rollbackLaneId: number | null;
-  greetingMessageLane: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type { SyncTag };
+export type Tag = TagView;
 /** A ticket's tags after a change (`PUT /ticket-tags/…`, `DELETE /ticket-tags/…`). */
-export interface TicketTags {
-  ticketId: number;
-  tags: Tag[];
-}
-
+export type TicketTags = TicketTagsView;
 /** A ticket note (core §3): its id is `<contactId>-<ulid>`. */
-export interface TicketNote {
-  id: string;
-  note: string;
-  user: { id: number; name: string };
-  createdAt: string;
-  ticketId: number;
-  contactId: number;
-}
-
-/** What `syncContactTags` takes: a tag by id, or a new tag by name (created with the sync). */
-export type SyncTag = { id: number } | { name: string; color?: string; kanban?: 0 | 1 };
+export type TicketNote = NoteView;
 
 interface CallOptions {
   signal?: AbortSignal;
@@ -51,12 +28,12 @@ export const listTags = (query: { kanban?: 0 | 1 } = {}, options: CallOptions = 
  * POST /tags/sync: the contact's tags become exactly `tags` (new ones by name are created; a name under 3
  * characters is refused with 'Tag muito curta!'). Answers the contact's tags.
  */
-export const syncContactTags = (contactId: number, tags: SyncTag[]): Promise<{ tags: Tag[] }> =>
-  api().post<{ tags: Tag[] }>('/tags/sync', { contactId, tags });
+export const syncContactTags = (contactId: number, tags: SyncTag[]): Promise<ContactTagsView> =>
+  api().post<ContactTagsView>('/tags/sync', { contactId, tags } satisfies SyncTagsBody);
 
 /** GET /contactTags/{contactId}: the contact's tags by name. */
-export const contactTags = (contactId: number, options: CallOptions = {}): Promise<{ tags: Tag[] }> =>
-  api().get<{ tags: Tag[] }>(`/contactTags/${id(contactId)}`, options);
+export const contactTags = (contactId: number, options: CallOptions = {}): Promise<ContactTagsView> =>
+  api().get<ContactTagsView>(`/contactTags/${id(contactId)}`, options);
 
 /** PUT /ticket-tags/{ticketId}/{tagId}: adds a tag ('Ticket Tag Adicionado com Sucesso!'); a kanban tag moves the card. */
 export const addTicketTag = (ticketId: number, tagId: number): Promise<TicketTags> =>
@@ -67,7 +44,7 @@ export const removeTicketTags = (ticketId: number): Promise<TicketTags> =>
   api().delete<TicketTags>(`/ticket-tags/${id(ticketId)}`);
 
 /** POST /ticket-notes: a note on a ticket (at least 2 characters; 'Observação adicionada com sucesso!'). */
-export const createNote = (input: { note: string; ticketId: number; contactId?: number }): Promise<TicketNote> =>
+export const createNote = (input: CreateNoteBody): Promise<TicketNote> =>
   api().post<TicketNote>('/ticket-notes', input);
 
 /** DELETE /ticket-notes/{id}: its author or an admin. */

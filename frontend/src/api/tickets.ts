@@ -1,3 +1,15 @@
+import type { ContactPage, ContactView, UpdateContactBody } from '@contracts/contacts';
+import type { QueueView } from '@contracts/queues';
+import type {
+  CloseAllTicketsBody,
+  CreateTicketBody,
+  TicketChannel,
+  TicketLogView,
+  TicketPage,
+  TicketStatus,
+  TicketView,
+  UpdateTicketBody,
+} from '@contracts/tickets';
 import { ApiError } from './api-error';
 import { api } from './transport';
 
@@ -6,59 +18,11 @@ import { api } from './transport';
  * plus the few calls of other areas the ticket screen needs (company settings it reads, the company's
  * queues, contact actions of the contact drawer) until those areas have their own clients; tags and notes
  * are in ./tags.ts.
- * Wire shapes: functions/core/tickets/ticket-views.ts.
+ * Wire shapes: the server's contracts (functions/contracts/tickets.ts, contacts.ts, queues.ts).
  */
-export type TicketStatus = 'open' | 'pending' | 'closed' | 'group' | 'nps' | 'lgpd';
-export type TicketChannel = 'whatsapp' | 'whatsappapi' | 'facebook' | 'instagram';
-
-export interface TicketContact {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  extraInfo: { id?: number; name: string; value: string }[];
-  disableBot: boolean;
-  active: boolean;
-  acceptAudioMessage: boolean;
-  isGroup: boolean;
-  channel: string;
-  urlPicture: string;
-  tags: { id: number }[];
-  lgpdAcceptedAt?: string | null;
-  whatsappId?: number | null;
-}
-
-export interface Ticket {
-  id: number;
-  uuid: string;
-  status: TicketStatus;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  contactId: number;
-  contact: TicketContact;
-  whatsappId: number;
-  whatsapp: { id: number; name: string; groupAsTicket: string } | null;
-  channel: TicketChannel;
-  isGroup: boolean;
-  isBot: boolean;
-  lastMessage: string;
-  unreadMessages: number;
-  updatedAt: string;
-  createdAt: string;
-  tags: { id: number }[];
-  replyWindowEndsAt: string | null;
-  userRating?: { rate: number } | null;
-  useIntegration?: boolean;
-}
-
-export interface TicketPage {
-  tickets: Ticket[];
-  hasMore: boolean;
-  count: number;
-  nextCursor?: string;
-}
+export type { TicketChannel, TicketPage, TicketStatus };
+export type Ticket = TicketView;
+export type TicketContact = ContactView;
 
 /** The list's query (core spec §7 GET /tickets); list values travel as JSON arrays. */
 export interface TicketListQuery {
@@ -110,27 +74,13 @@ export const listTickets = (query: TicketListQuery, options: CallOptions = {}): 
 export const getTicketByUuid = (uuid: string, options: CallOptions = {}): Promise<Ticket> =>
   api().get<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`, options);
 
-export interface NewTicketInput {
-  contactId: number;
-  queueId: number | null;
-  whatsappId: number | null;
-  userId: number;
-  status: 'open';
-}
+/** What the new-ticket dialog sends: always an open ticket of the caller's. */
+export type NewTicketInput = Omit<CreateTicketBody, 'companyId'> & { userId: number; status: 'open' };
 
 /** POST /tickets: a new open ticket; 409 ERR_OTHER_OPEN_TICKET when the contact already has one. */
 export const createTicket = (input: NewTicketInput): Promise<Ticket> => api().post<Ticket>('/tickets', input);
 
-export interface TicketUpdate {
-  status?: TicketStatus;
-  userId?: number | null;
-  queueId?: number | null;
-  msgTransfer?: string;
-  isTransfered?: boolean;
-  sendFarewellMessage?: boolean;
-  amountUsedBotQueues?: number;
-  useIntegration?: boolean;
-}
+export type TicketUpdate = Omit<UpdateTicketBody, 'companyId'>;
 
 /** PUT /tickets/{id}: every transition of core spec §4 (accept, return, resolve, ignore, reopen, transfer). */
 export const updateTicket = (id: number, update: TicketUpdate): Promise<Ticket> =>
@@ -165,16 +115,14 @@ export const deleteTicket = async (id: number): Promise<void> => {
 };
 
 /** POST /tickets/closeAll: closes every ticket of the status in the queues (admins). */
-export const closeAllTickets = async (status: string, selectedQueueIds: number[]): Promise<void> => {
-  await api().post<unknown>('/tickets/closeAll', { status, selectedQueueIds });
+export const closeAllTickets = async (
+  status: CloseAllTicketsBody['status'],
+  selectedQueueIds: number[],
+): Promise<void> => {
+  await api().post<unknown>('/tickets/closeAll', { status, selectedQueueIds } satisfies CloseAllTicketsBody);
 };
 
-export interface TicketLogEntry {
-  type: string;
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string } | null;
-  createdAt: string;
-}
+export type TicketLogEntry = TicketLogView;
 
 /** GET /tickets-log/{ticketId}: the ticket's timeline. */
 export const getTicketLog = (ticketId: number, options: CallOptions = {}): Promise<TicketLogEntry[]> =>
@@ -202,20 +150,10 @@ export const otherOpenTicketOf = (err: unknown): OtherOpenTicket | null => {
   };
 };
 
-/** Real-time channel names (core spec §7). */
-export const ticketChannel = (companyId: number) => `company-${companyId}-ticket`;
-export const appMessageChannel = (companyId: number) => `company-${companyId}-appMessage`;
-export const contactChannel = (companyId: number) => `company-${companyId}-contact`;
-
 // --- Other areas the ticket screen calls -------------------------------------------------------------
 
 /** A queue of the company as GET /queue lists it (core spec §3 Queue), in the company's order. */
-export interface CompanyQueue {
-  id: number;
-  name: string;
-  color: string;
-  orderQueue?: number | null;
-}
+export type CompanyQueue = QueueView;
 
 /** GET /queue: every queue of the company (any signed-in user; the dialogs offer them all). */
 export const listCompanyQueues = (options: CallOptions = {}): Promise<CompanyQueue[]> =>
@@ -239,16 +177,14 @@ export type ContactSummary = TicketContact;
 
 /** GET /contacts {searchParam}: the first page of contacts whose name or number matches. */
 export const searchContacts = async (searchParam: string, options: CallOptions = {}): Promise<ContactSummary[]> => {
-  const page = await api().get<{ contacts: ContactSummary[] }>('/contacts', {
+  const page = await api().get<ContactPage>('/contacts', {
     ...options,
     query: { searchParam, pageNumber: 1 },
   });
   return page.contacts;
 };
 
-export type ContactUpdate = Partial<Pick<TicketContact, 'name' | 'number' | 'email' | 'disableBot'>> & {
-  extraInfo?: { name: string; value: string }[];
-};
+export type ContactUpdate = Omit<UpdateContactBody, 'companyId'>;
 
 /** PUT /contacts/{id}. */
 export const updateContact = (id: number, update: ContactUpdate): Promise<TicketContact> =>

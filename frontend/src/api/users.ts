@@ -1,49 +1,18 @@
-import type { AuthUser } from './auth';
+import type { CreateUserBody, UpdateUserBody, UserName, UserPage, UserView } from '@contracts/users';
 import { api } from './transport';
 
 /**
- * A user as the users API answers it (functions/core/users/user-service.ts `UserView`): the fields of core
- * spec §3 User with the queues by name and colour; never the password.
+ * A user as the users API answers it (the server's contract, functions/contracts/users.ts `UserView`): the
+ * fields of core spec §3 User with the queues by name and colour; never the password.
  */
-export type User = Omit<AuthUser, 'company' | 'companieSettings'> & {
-  createdAt: string;
-  updatedAt: string;
-};
+export type User = UserView;
+export type { UserPage };
 
-/** The fields a create or an update may send (functions/http/users/index.ts). */
-export type UserInput = Partial<
-  Pick<
-    User,
-    | 'name'
-    | 'email'
-    | 'profile'
-    | 'startWork'
-    | 'endWork'
-    | 'farewellMessage'
-    | 'allTicket'
-    | 'allowGroup'
-    | 'allHistoric'
-    | 'allUserChat'
-    | 'userClosePendingTicket'
-    | 'showDashboard'
-    | 'allowRealTime'
-    | 'allowConnections'
-    | 'defaultTheme'
-    | 'defaultMenu'
-    | 'whatsappId'
-    | 'queueIds'
-  >
-> & { password?: string };
+/** The fields an update may send (functions/contracts/users.ts `updateUserBody`). */
+export type UserInput = UpdateUserBody;
 
-/** A create needs these (the server fills the rest with the spec's defaults). */
-export type NewUserInput = UserInput & Pick<User, 'name' | 'email'> & { password: string };
-
-export interface UserPage {
-  users: User[];
-  hasMore: boolean;
-  /** Opaque cursor of the next page (docs/decisions/D04-cursor-paging.md): passing it makes the next page one Query. */
-  nextCursor?: string;
-}
+/** A create needs name, e-mail and password (the server fills the rest with the spec's defaults). */
+export type NewUserInput = CreateUserBody;
 
 export interface ListUsersQuery {
   /** Word-prefix name search, accent- and case-insensitive (D5). */
@@ -72,8 +41,8 @@ export const listUsers = (query: ListUsersQuery = {}, options: CallOptions = {})
   });
 
 /** GET /users/list: id and name of every user of the company (any signed-in user). */
-export const listUserNames = (options: CallOptions = {}): Promise<{ id: number; name: string }[]> =>
-  api().get<{ id: number; name: string }[]>('/users/list', options);
+export const listUserNames = (options: CallOptions = {}): Promise<UserName[]> =>
+  api().get<UserName[]>('/users/list', options);
 
 /** GET /users/{id}: admins read anyone of their company, a plain user only themself. */
 export const getUser = (id: number, options: CallOptions = {}): Promise<User> => api().get<User>(userPath(id), options);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { connectionChannel, listConnections, sessionChannel, type Connection } from '@/api/connections';
+import { companyChannel } from '@contracts/realtime';
+import { listConnections, type Connection } from '@/api/connections';
 import type { SocketEvent } from '@/realtime/socket';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 
@@ -110,8 +111,8 @@ export function useLiveConnections(
     const change = enabled ? connectionChangeOf(event) : null;
     if (change) apply(change);
   };
-  useChannel(connectionChannel(companyId), onEvent);
-  useChannel(sessionChannel(companyId), onEvent);
+  useChannel(companyChannel(companyId, 'whatsapp'), onEvent);
+  useChannel(companyChannel(companyId, 'whatsappSession'), onEvent);
 
   const reload = useCallback(() => {
     setState((s) => (s.status === 'error' ? { ...s, status: 'loading' } : s));

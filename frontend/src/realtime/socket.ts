@@ -1,9 +1,12 @@
+import type { BatchFrame, RealtimeEvent } from '@contracts/realtime';
+
 /**
  * The one WebSocket client (DESIGN §5). The browser opens `${wsUrl}?token=<access token>` (a browser
  * cannot set headers on a WebSocket), keeps the connection up for as long as it is started, and reconnects
  * forever with a fixed 1 s delay (core spec §7, §9).
  *
- * - Events arrive as JSON `{channel, action, ...payload}` and go to the handlers subscribed to `channel`.
+ * - Events arrive as JSON `{channel, action, ...payload}` (or several as a BatchFrame) and go to the handlers
+ *   subscribed to `channel`; the names are the server's catalogue (functions/contracts/realtime.ts).
  * - Room joins (`join`) are remembered and sent again on every (re)connect, so the server knows the rooms
  *   of the new connection.
  * - `onReconnect` fires after a lost connection is back: a screen refetches what it shows there, because
@@ -14,11 +17,8 @@
  */
 export type SocketState = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
-export interface SocketEvent {
-  channel: string;
-  action: string;
-  [payload: string]: unknown;
-}
+/** One event as it comes over the socket (the server's RealtimeEvent). */
+export type SocketEvent = RealtimeEvent;
 
 /** What the browser sends; API Gateway routes on `action` (functions/realtime/routes.ts). */
 export interface SocketMessage {
@@ -311,7 +311,7 @@ export class RealtimeSocket {
       return;
     }
     // Several events of one moment come as one frame `{batch: [...]}` (decisions D83): each in its order.
-    const batch = (message as { batch?: unknown } | null)?.batch;
+    const batch: unknown = (message as Partial<BatchFrame> | null)?.batch;
     if (Array.isArray(batch)) {
       for (const event of batch) this.dispatch(event);
       return;

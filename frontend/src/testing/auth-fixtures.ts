@@ -26,12 +26,28 @@ export const authUser = (overrides: Partial<AuthUser> = {}): AuthUser => ({
   queues: [],
   profileImage: null,
   online: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   company: { id: 2, name: 'Padaria Central', dueDate: '2999-12-31' },
   companieSettings: [],
   ...overrides,
 });
 
+const FLAGS = {
+  isPublic: true,
+  useWhatsapp: true,
+  useFacebook: false,
+  useInstagram: false,
+  useCampaigns: false,
+  useSchedules: false,
+  useInternalChat: false,
+  useExternalApi: false,
+  useKanban: false,
+  useOpenAi: false,
+  useIntegrations: false,
+};
+
 export const PLANS: PublicPlan[] = [
-  { id: 1, name: 'Básico', users: 3, connections: 1, queues: 3, amount: 49 },
-  { id: 2, name: 'Profissional', users: 10, connections: 3, queues: 10, amount: 149 },
+  { id: 1, name: 'Básico', users: 3, connections: 1, queues: 3, amount: 49, ...FLAGS },
+  { id: 2, name: 'Profissional', users: 10, connections: 3, queues: 10, amount: 149, ...FLAGS },
 ];

@@ -5,7 +5,8 @@ import { Unauthorized } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
 import { hashPassword, verifyPassword } from '../passwords';
 import { takeRateLimitSlots } from '../rate-limits';
-import { viewOf, type UserView } from '../users/user-service';
+import type { AuthUser, LoginAnswer } from '../../contracts/auth';
+import { viewOf } from '../users/user-service';
 import { recordLogin, type Company } from '../../data/company-repository';
 import type { RateLimit } from '../../data/rate-limit-repository';
 import {
@@ -37,15 +38,8 @@ export const LOGIN_LIMITS = {
   ip: { scope: 'login-ip', max: 50, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, RateLimit>;
 
-/** The `user` of the auth answers: the wire user plus its company and company settings (spec §7). */
-export type AuthUser = UserView & {
-  company: { id: number; name: string; dueDate: string };
-  companieSettings: { key: string; value: string }[];
-};
-
-export interface SessionAnswer {
-  token: string;
-  user: AuthUser;
+/** What login and refresh produce: the wire answer (LoginAnswer) and the refresh token. */
+export interface SessionAnswer extends LoginAnswer {
   /** Goes into the httpOnly cookie, never into the body. */
   refreshToken: string;
 }

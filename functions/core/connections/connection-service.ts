@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { ConnectionSummaryPage, ConnectionView } from '../../contracts/connections';
 import { config } from '../../shared/config';
 import type { PlanFlag } from '../../shared/auth-context';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, Forbidden, NotFound, type FieldError } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
+import type { SameKeys } from '../../shared/same-keys';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { fetchPage, type PagingInput } from '../paging';
 import { getCompanySettingOne } from '../settings/company-settings';
@@ -73,11 +75,8 @@ export const planConnectionLimit = async (companyId: number): Promise<number | u
 /** Fields that never leave the server: the optimistic-lock version and the worker bookkeeping. */
 type Internal = 'version' | 'sessionCommand' | 'sessionCommandAt';
 
-export type ConnectionView = Omit<Connection, Internal | 'token'> & {
-  /** Only for connection managers: the external API's bearer token. */
-  token?: string;
-  queues: { id: number; name: string; color: string }[];
-};
+/** The view is the stored connection without those, its token only for managers, plus its queues. */
+const _sameKeys: SameKeys<Omit<Connection, Internal> & Pick<ConnectionView, 'queues'>, ConnectionView> = true;
 
 const viewsOf = async (
   companyId: number,
@@ -225,27 +224,12 @@ export const showAnyConnection = async (auth: AuthContext, id: number): Promise<
 
 export const ALL_CONNECTIONS_PAGE_SIZE = 100;
 
-export interface ConnectionSummary {
-  id: number;
-  companyId: number;
-  company: { id: number; name: string };
-  name: string;
-  number: string;
-  channel: ConnectionChannel;
-  status: ConnectionStatus;
-  isDefault: boolean;
-  updatedAt: string;
-}
-
 /**
  * Super: every company's connections, by company then id, one page of 100 per call (gsi2 `WHATSAPPS`,
  * O(page)). The overview's per-company counts (connected, disconnected, total) are sums over the pages;
  * a summary per connection keeps the page small and carries no tenant configuration or token.
  */
-export const listEveryConnection = async (
-  auth: AuthContext,
-  paging: PagingInput,
-): Promise<{ whatsapps: ConnectionSummary[]; hasMore: boolean; nextCursor?: string }> => {
+export const listEveryConnection = async (auth: AuthContext, paging: PagingInput): Promise<ConnectionSummaryPage> => {
   if (!auth.super) throw new Forbidden();
   const page = await fetchPage(paging, ALL_CONNECTIONS_PAGE_SIZE, (cursor) =>
     listAllConnections({ limit: ALL_CONNECTIONS_PAGE_SIZE, cursor }),
@@ -264,7 +248,7 @@ export const listEveryConnection = async (
       updatedAt: c.updatedAt,
     })),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<ConnectionSummaryPage>) : {}),
   };
 };
 

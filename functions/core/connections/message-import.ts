@@ -1,3 +1,4 @@
+import type { ClosedImportedAnswer, ImportProgressView } from '../../contracts/connections';
 import type { Connection } from '../../data/connection-repository';
 import { getContact } from '../../data/contact-repository';
 import {
@@ -39,15 +40,6 @@ import { announceSessionChange, findInCompany, requireManager } from './connecti
 
 /** Progress events go out every this many handled messages (and on the last one). */
 const PROGRESS_EVERY = 20;
-
-/** An import's progress as the screens get it (`importMessages-{companyId}` update). */
-export interface ImportProgressView {
-  whatsappId: number;
-  this: number;
-  all: number;
-  state: 'preparing' | 'running';
-  startedAt: string;
-}
 
 const managers = async (companyId: number) => adminsAnd(await listUserIdsWithFlag(companyId, 'allowConnections'));
 
@@ -227,10 +219,7 @@ const closeImported = async (
  * and clears the connection's "close imported tickets" button once none is left. Another company's
  * connection answers 404.
  */
-export const closeImportedTickets = async (
-  auth: AuthContext,
-  whatsappId: number,
-): Promise<{ closed: number; hasMore: boolean }> => {
+export const closeImportedTickets = async (auth: AuthContext, whatsappId: number): Promise<ClosedImportedAnswer> => {
   requireManager(auth);
   const connection = await findInCompany(auth.companyId, whatsappId);
   const result = await closeImported(auth.companyId, connection.id, auth.userId);

@@ -1,3 +1,4 @@
+import type { ConnectionView, FacebookConnectResult } from '../../contracts/connections';
 import type { AuthContext } from '../../shared/auth-context';
 import {
   announceSessionChange,
@@ -6,7 +7,6 @@ import {
   requireChannelInPlan,
   requireManager,
   showConnection,
-  type ConnectionView,
 } from './connection-service';
 import { Conflict, Forbidden } from '../../shared/errors';
 import {
@@ -138,12 +138,6 @@ const connectOne = async (companyId: number, link: MetaLink, maxConnections?: nu
   );
   return { outcome: 'created', connection };
 };
-
-export interface FacebookConnectResult {
-  created: ConnectionView[];
-  updated: ConnectionView[];
-  skipped: { channel: MetaLink['channel']; externalId: string; name: string; reason: string }[];
-}
 
 export const connectFacebookPages = async (
   auth: AuthContext,

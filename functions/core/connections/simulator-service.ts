@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SimulatorReceivedPage, SimulatorReceivedView } from '../../contracts/simulator';
 import { config } from '../../shared/config';
 import type { Connection } from '../../data/connection-repository';
 import { mediaUrl, putMediaObject } from '../../data/media-store';
@@ -12,6 +13,7 @@ import {
 import { newUlid } from '../../data/ulids';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, NotFound } from '../../shared/errors';
+import type { SameKeys } from '../../shared/same-keys';
 import { wellFormed } from '../pipeline/inbound-event';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { findInCompany, requireChannelInPlan, requireManager } from './connection-service';
@@ -146,10 +148,11 @@ export const simulateCustomerRead = async (
   });
 };
 
-export interface ReceivedView extends Omit<ReceivedMessage, 'sk' | 'mediaKey'> {
-  id: string;
-  mediaUrl: string | null;
-}
+/** The view is the stored message without its keys, with its id and the file's URL. */
+const _sameKeys: SameKeys<
+  Omit<ReceivedMessage, 'sk' | 'mediaKey'> & Pick<SimulatorReceivedView, 'id' | 'mediaUrl'>,
+  SimulatorReceivedView
+> = true;
 
 /**
  * GET /simulator/{whatsappId}/messages: what the simulated customers received, oldest first (newest last),
@@ -159,7 +162,7 @@ export const listSimulatorReceived = async (
   auth: AuthContext,
   whatsappId: number,
   query: { cursor?: string | undefined; limit?: number | undefined; number?: string | undefined },
-): Promise<{ messages: ReceivedView[]; hasMore: boolean; nextCursor: string | null }> => {
+): Promise<SimulatorReceivedPage> => {
   requireManager(auth);
   if (config().WHATSAPP_DRIVER !== 'simulator') {
     throw new NotFound('ERR_NOT_FOUND', 'The phone simulator is not enabled here');

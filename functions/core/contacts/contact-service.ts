@@ -2,7 +2,8 @@ import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, Conflict, NotFound } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
 import { fetchPage, type PagingInput } from '../paging';
-import { toContactView, type ContactView } from '../tickets/ticket-views';
+import type { ContactPage, ContactView } from '../../contracts/contacts';
+import { toContactView } from '../tickets/ticket-views';
 import { getCompanySettingsItem } from '../../data/settings-repository';
 import { listCompanyConnections } from '../../data/ws-connection-repository';
 import { managers, publishToConnections } from '../notifier';
@@ -104,16 +105,7 @@ export const announceContactRemoved = (companyId: number, contactId: number): Pr
 /** Digits and phone punctuation only: a search by number. */
 const isNumberSearch = (s: string) => /^[\d\s()+\-.]+$/.test(s) && /\d/.test(s);
 
-export const listCompanyContacts = async (
-  auth: AuthContext,
-  q: ContactListInput,
-): Promise<{
-  contacts: ContactView[];
-  hasMore: boolean;
-  count: number;
-  countIsExact: boolean;
-  nextCursor?: string;
-}> => {
+export const listCompanyContacts = async (auth: AuthContext, q: ContactListInput): Promise<ContactPage> => {
   const search = q.searchParam?.trim() ?? '';
   const tagIds = q.contactTag && q.contactTag.length > 0 ? q.contactTag : undefined;
   const channels = q.channel ? [q.channel] : CHANNELS;
@@ -157,7 +149,7 @@ export const listCompanyContacts = async (
       ? (q.cursor ? 0 : (q.pageNumber - 1) * CONTACT_PAGE_SIZE) + page.items.length
       : await countCompanyContacts(auth.companyId),
     countIsExact: !filtered,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<ContactPage>) : {}),
   };
 };
 

@@ -1,3 +1,4 @@
+import type { NoteView } from '../../contracts/contacts';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, NotFound } from '../../shared/errors';
 import { ReadScope } from '../../data/read-scope';
@@ -22,15 +23,6 @@ import type { Ticket } from '../../data/ticket-repository';
  * ticket. Deleting: the author, or an admin (or super). Each change publishes `company-{id}-ticket`
  * update with the ticket's view to the users who may see the ticket, so their drawers refetch the notes.
  */
-export interface NoteView {
-  id: string;
-  note: string;
-  user: { id: number; name: string };
-  createdAt: string;
-  ticketId: number;
-  contactId: number;
-}
-
 const toView = (n: TicketNote, userName: string | null): NoteView => ({
   id: noteWireId(n),
   note: n.note,

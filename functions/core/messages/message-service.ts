@@ -39,7 +39,15 @@ import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { fetchPage } from '../paging';
 import { findVisibleTicket, findVisibleTicketByUuid, ticketNotFound, ticketViewerOf } from '../tickets/ticket-access';
 import { publishForTicket, ticketViewOf, type TicketEvent } from '../tickets/ticket-events';
-import { toContactView, toMessageView, type MessageView, type TicketView } from '../tickets/ticket-views';
+import {
+  MAX_UPLOAD_BYTES,
+  type MessagePage,
+  type MessageUpload,
+  type MessageView,
+  type TranscriptionAnswer,
+} from '../../contracts/messages';
+import type { TicketView } from '../../contracts/tickets';
+import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { canSeeTicket } from '../tickets/visibility';
 import type { InteractiveContent } from './interactive';
 import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
@@ -57,8 +65,6 @@ import { companyTimeZone } from '../settings/company-settings';
  */
 export const MESSAGES_PAGE_SIZE = 20;
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
-/** Uploads through S3 (presigned PUT): WhatsApp's own ceiling for documents is far higher; 100 MB is ours. */
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Multipart through the API (Lambda's 6 MB payload, base64): small files only. */
 export const MAX_MULTIPART_BYTES = 4 * 1024 * 1024;
 /** OpenAI's limit for one transcription. */
@@ -105,13 +111,6 @@ const publishMessage = async (
 
 // ------------------------------------------------------------------------------------------- reads
 
-export interface MessagesPage {
-  messages: MessageView[];
-  hasMore: boolean;
-  nextCursor?: string;
-  ticket: TicketView | null;
-}
-
 const resolveTicket = async (auth: AuthContext, ref: string) => {
   const message = parseMessageId(ref);
   if (message) return { ...(await findVisibleTicket(auth, message.ticketId)), message };
@@ -131,7 +130,7 @@ export const listMessages = async (
   auth: AuthContext,
   ref: string,
   query: { pageNumber: number; cursor?: string | undefined; selectedQueues?: number[] | undefined },
-): Promise<MessagesPage> => {
+): Promise<MessagePage> => {
   const scope = new ReadScope();
   const found = await resolveTicket(auth, ref);
   let { ticket } = found;
@@ -173,7 +172,7 @@ export const listMessages = async (
   return {
     messages: page.items.map((m) => toMessageView(m, m.ticketId === ticket.id ? ticket : null)),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<MessagePage>) : {}),
     ticket: contact ? await ticketViewOf(scope, ticket, contact) : null,
   };
 };
@@ -478,7 +477,7 @@ export const createUpload = async (
   auth: AuthContext,
   ticketId: number,
   input: { filename: string; contentType: string; size: number },
-): Promise<{ key: string; uploadUrl: string; method: 'PUT'; headers: Record<string, string>; expiresIn: number }> => {
+): Promise<MessageUpload> => {
   if (input.size > MAX_UPLOAD_BYTES) {
     throw new ValidationError([{ field: 'body.size', reason: `at most ${MAX_UPLOAD_BYTES} bytes` }]);
   }
@@ -721,7 +720,7 @@ const openAiKeyOf = async (companyId: number): Promise<string | null> => {
  * GET /messages/transcribeAudio/{file}: `file` is an audio message's id (its text is kept on the message)
  * or a media key of the caller's company (`c/<companyId>/…`, URL-encoded). Decisions D53.
  */
-export const transcribe = async (auth: AuthContext, file: string): Promise<{ transcribedText: string }> => {
+export const transcribe = async (auth: AuthContext, file: string): Promise<TranscriptionAnswer> => {
   const ref = parseMessageId(file);
   let key: string;
   let cacheOn: { ticketId: number; ulid: string } | null = null;

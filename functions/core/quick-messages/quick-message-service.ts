@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { QuickMessagePage, QuickMessageView } from '../../contracts/quick-messages';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, Forbidden } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
@@ -32,22 +33,6 @@ import { publishToConnections, type Audience } from '../notifier';
 export const QUICK_MESSAGE_PAGE_SIZE = 20;
 /** Largest attachment: the route takes bodies up to 3 MB (API Gateway/Lambda payloads, decisions D25). */
 export const QUICK_MESSAGE_MEDIA_MAX_BYTES = 2.5 * 1024 * 1024;
-
-export interface QuickMessageView {
-  id: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  visao: boolean;
-  status: boolean;
-  userId: number;
-  /** The attachment's URL under `/media`, or null. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  isMedia: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export const toQuickMessageView = (q: QuickMessage): QuickMessageView => ({
   id: q.id,
@@ -119,7 +104,7 @@ const announce = async (
 export const listVisibleQuickMessages = async (
   auth: AuthContext,
   q: PagingInput & { searchParam?: string | undefined },
-): Promise<{ records: QuickMessageView[]; hasMore: boolean; nextCursor?: string }> => {
+): Promise<QuickMessagePage> => {
   const page = await fetchPage(q, QUICK_MESSAGE_PAGE_SIZE, (cursor) =>
     listQuickMessages(auth.companyId, {
       userId: auth.userId,
@@ -131,7 +116,7 @@ export const listVisibleQuickMessages = async (
   return {
     records: page.items.map(toQuickMessageView),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<QuickMessagePage>) : {}),
   };
 };
 

@@ -1,4 +1,6 @@
+import type { ContactTagsView, SyncTag, TagPage, TagView, TicketTagsView } from '../../contracts/tags';
 import type { AuthContext } from '../../shared/auth-context';
+import type { SameKeys } from '../../shared/same-keys';
 import { BadRequest, NotFound } from '../../shared/errors';
 import { fetchPage, type PagingInput } from '../paging';
 import { announceContact } from '../contacts/contact-service';
@@ -30,21 +32,21 @@ import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 export const TAG_PAGE_SIZE = 20;
 
 /** A tag as callers see it: everything but the tenant key. */
-export type TagView = Omit<Tag, 'companyId'>;
+const _sameKeys: SameKeys<Omit<Tag, 'companyId'>, TagView> = true;
 
 const view = ({ companyId: _companyId, ...tag }: Tag): TagView => tag;
 
 export const listCompanyTags = async (
   auth: AuthContext,
   q: PagingInput & { searchParam?: string | undefined; kanban?: 0 | 1 | undefined },
-): Promise<{ tags: TagView[]; hasMore: boolean; nextCursor?: string }> => {
+): Promise<TagPage> => {
   const page = await fetchPage(q, TAG_PAGE_SIZE, (cursor) =>
     listTags(auth.companyId, { search: q.searchParam, kanbanOnly: q.kanban === 1, limit: TAG_PAGE_SIZE, cursor }),
   );
   return {
     tags: page.items.map(view),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<TagPage>) : {}),
   };
 };
 
@@ -73,13 +75,10 @@ const tagsOf = async (companyId: number, ids: readonly number[]): Promise<TagVie
   (await getTags(companyId, ids)).map(view).sort(byName);
 
 /** `GET /contactTags/{contactId}`: the contact's tags (404 ERR_NO_CONTACT_FOUND for another company's). */
-export const contactTags = async (auth: AuthContext, contactId: number): Promise<{ tags: TagView[] }> => {
+export const contactTags = async (auth: AuthContext, contactId: number): Promise<ContactTagsView> => {
   await getLiveContact(auth.companyId, contactId);
   return { tags: await tagsOf(auth.companyId, await listContactTagIds(auth.companyId, contactId)) };
 };
-
-/** What `POST /tags/sync` names: a tag by id, or a new tag by name (the drawer's inline creation). */
-export type SyncTag = { id: number } | { name: string; color?: string | undefined; kanban?: 0 | 1 | undefined };
 
 /**
  * `POST /tags/sync {contactId, tags}`: the contact's tags become exactly `tags`, in one transaction (new
@@ -91,7 +90,7 @@ export const syncTagsOfContact = async (
   contactId: number,
   tags: readonly SyncTag[],
   randomColor: () => string,
-): Promise<{ tags: TagView[] }> => {
+): Promise<ContactTagsView> => {
   const ids = [...new Set(tags.flatMap((t) => ('id' in t ? [t.id] : [])))];
   const inline: InlineTag[] = tags.flatMap((t) =>
     'id' in t ? [] : [{ name: t.name, color: t.color ?? randomColor(), kanban: t.kanban ?? 0 }],
@@ -119,12 +118,6 @@ export const syncTagsOfContact = async (
   await announceContact(auth.companyId, result.contact);
   return { tags: await tagsOf(auth.companyId, result.contact.tagIds) };
 };
-
-/** The ticket's tags as the tag routes answer them. */
-export interface TicketTagsView {
-  ticketId: number;
-  tags: TagView[];
-}
 
 /** `company-{id}-ticket` update with the ticket view, to the users who may see the ticket. */
 const announceTicket = async (ticket: TaggedTicket): Promise<void> => {

@@ -7,7 +7,8 @@ import { ticketAudience, ticketViewersOf } from './ticket-audience';
 import { maskEventNumbers } from '../privacy/number-mask';
 import type { ReadScope } from '../../data/read-scope';
 import { errorFields, logger } from '../../shared/logger';
-import { toTicketView, type TicketView } from './ticket-views';
+import type { TicketView } from '../../contracts/tickets';
+import { toTicketView } from './ticket-views';
 
 /**
  * A ticket's wire view and its real-time events, shared by the inbound job, the outbound sender and the

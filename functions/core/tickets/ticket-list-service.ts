@@ -31,7 +31,7 @@ import { ReadScope } from '../../data/read-scope';
 import { fetchPage, type PagingInput } from '../paging';
 import { ticketViewerOf } from './ticket-access';
 import { viewForCaller } from './ticket-service';
-import type { TicketView } from './ticket-views';
+import type { TicketPage, TicketView } from '../../contracts/tickets';
 import { canSeeTicket, type TicketViewer } from './visibility';
 
 /**
@@ -67,15 +67,6 @@ export interface TicketListInput extends PagingInput {
   searchOnMessages?: boolean | undefined;
 }
 
-export interface TicketListAnswer {
-  tickets: TicketView[];
-  hasMore: boolean;
-  count: number;
-  /** false when `count` is what this page found rather than the exact total (data-model §1.7). */
-  countIsExact: boolean;
-  nextCursor?: string;
-}
-
 const isManager = (v: TicketViewer) => v.profile === 'admin' || v.super;
 const dayRange = (day: string) => ({ from: `${day}T00:00:00.000Z`, to: `${day}T23:59:59.999Z` });
 
@@ -98,7 +89,7 @@ const queuesOf = async (q: TicketListInput, viewer: TicketViewer, scope: ReadSco
   return { queues: selected, noQueue, restricted: Boolean(q.queueIds?.length) };
 };
 
-export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput): Promise<TicketListAnswer> => {
+export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput): Promise<TicketPage> => {
   const { companyId } = auth;
   const viewer = await ticketViewerOf(auth);
   const scope = new ReadScope();
@@ -123,7 +114,7 @@ export const listCompanyTickets = async (auth: AuthContext, q: TicketListInput):
     hasMore: page.hasMore,
     count: 'count' in page ? (page as { count: number }).count : tickets.length,
     countIsExact: 'count' in page,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<TicketPage>) : {}),
   };
 };
 

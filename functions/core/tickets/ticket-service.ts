@@ -29,7 +29,7 @@ import { findVisibleTicket, findVisibleTicketByUuid, ticketNotFound, ticketViewe
 import { publishTicketChange, ticketViewOf } from './ticket-events';
 import { ratingApplies, startRating } from './nps';
 import { postAgentText, postPrivateNote } from './ticket-texts';
-import type { TicketView } from './ticket-views';
+import type { TicketLogView, TicketView } from '../../contracts/tickets';
 import { canSeeTicket, type TicketViewer } from './visibility';
 import { hidesNumbers } from '../settings/company-settings';
 
@@ -526,13 +526,6 @@ export const closeAllTickets = async (
 };
 
 // ------------------------------------------------------------------------------------------------- log
-
-export interface TicketLogView {
-  type: string;
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string; color: string } | null;
-  createdAt: string;
-}
 
 /** GET /tickets-log/{ticketId}: the ticket's timeline, oldest first, with user and queue names. */
 export const ticketTimeline = async (auth: AuthContext, id: number): Promise<TicketLogView[]> => {

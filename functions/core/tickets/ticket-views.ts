@@ -1,3 +1,7 @@
+import type { ContactView } from '../../contracts/contacts';
+import type { MessageView } from '../../contracts/messages';
+import type { TicketView } from '../../contracts/tickets';
+import type { SameKeys } from '../../shared/same-keys';
 import type { Contact } from '../../data/contact-repository';
 import { mediaUrl } from '../../data/media-store';
 import { messageSortKey, messageWireId, type StoredMessage } from '../../data/message-repository';
@@ -5,29 +9,11 @@ import type { Ticket } from '../../data/ticket-repository';
 import { replyWindowEndsAt } from '../pipeline/reply-window';
 
 /**
- * Tickets, contacts and messages as the wire shows them (core spec §3 field names), built in one place for
- * the real-time events and, later, the tickets and messages APIs. Internal fields (keys, versions, provider
- * ids, identities) never leave the server.
+ * Tickets, contacts and messages as the wire shows them (core spec §3 field names; the types are the wire
+ * contracts in functions/contracts/), built in one place for the real-time events and the tickets,
+ * contacts and messages APIs. Internal fields (keys, versions, provider ids, identities) never leave the
+ * server.
  */
-export interface ContactView {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  extraInfo: Contact['extraInfo'];
-  disableBot: boolean;
-  lgpdAcceptedAt: string | null;
-  active: boolean;
-  acceptAudioMessage: boolean;
-  isGroup: boolean;
-  channel: Contact['channel'];
-  urlPicture: string;
-  whatsappId: number | null;
-  tags: { id: number }[];
-  createdAt: string;
-  updatedAt: string;
-}
-
 export const toContactView = (c: Contact): ContactView => ({
   id: c.id,
   name: c.name,
@@ -47,25 +33,16 @@ export const toContactView = (c: Contact): ContactView => ({
   updatedAt: c.updatedAt,
 });
 
-export interface TicketRefs {
-  queue: { id: number; name: string; color: string } | null;
-  whatsapp: { id: number; name: string; groupAsTicket: string } | null;
-  user: { id: number; name: string } | null;
-}
+export type TicketRefs = Pick<TicketView, 'queue' | 'whatsapp' | 'user'>;
 
-export type TicketView = Omit<
-  Ticket,
-  'companyId' | 'version' | 'lastMsgSk' | 'readUpTo' | 'firstProviderId' | 'chatId' | 'tagIds' | 'lastInboundAt'
-> &
-  TicketRefs & {
-    contact: ContactView;
-    tags: { id: number }[];
-    /**
-     * Facebook, Instagram and Cloud API tickets: when Meta's 24-hour reply window closes (ISO), so the
-     * composer can warn (core §8; decisions D40). Null for WhatsApp, and before the contact wrote.
-     */
-    replyWindowEndsAt: string | null;
-  };
+/** The stored ticket's fields that never leave the server. */
+type InternalTicketField =
+  'companyId' | 'version' | 'lastMsgSk' | 'readUpTo' | 'firstProviderId' | 'chatId' | 'tagIds' | 'lastInboundAt';
+
+const _sameKeys: SameKeys<
+  Omit<Ticket, InternalTicketField> & TicketRefs & Pick<TicketView, 'contact' | 'tags' | 'replyWindowEndsAt'>,
+  TicketView
+> = true;
 
 export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): TicketView => {
   const {
@@ -88,41 +65,10 @@ export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): Tic
   };
 };
 
-export interface MessageView {
-  id: string;
-  ticketId: number;
-  contactId: number;
-  body: string;
-  fromMe: boolean;
-  isPrivate: boolean;
-  isDeleted: boolean;
-  isEdited: boolean;
-  isForwarded: boolean;
-  mediaUrl: string | null;
-  mediaType: string;
-  mimetype?: string;
-  filename?: string;
-  quotedMsgId: string | null;
-  quotedMsg: {
-    id: string;
-    body: string;
-    mediaType: string;
-    mediaUrl: string | null;
-    fromMe: boolean;
-    contact: { name: string } | null;
-  } | null;
-  queueId: number | null;
-  ack: number;
-  read: boolean;
-  createdAt: string;
-  vCard: string | null;
-  dataJson: string | null;
-  participant: StoredMessage['participant'] | null;
-  userId: number | null;
-  /** The send failed after retries (decisions D41): `ERR_SENDING_WAPP_MSG`. */
-  sendError?: string;
-}
-
+/**
+ * A message's view. Its optional fields go out only when set; `satisfies` ties their names to the contract,
+ * which a spread alone would not.
+ */
 export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'> | null = null): MessageView => ({
   id: messageWireId(m.ticketId, m.ulid),
   ticketId: m.ticketId,
@@ -135,8 +81,8 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   isForwarded: m.isForwarded,
   mediaUrl: m.mediaKey ? mediaUrl(m.mediaKey) : null,
   mediaType: m.mediaType,
-  ...(m.mimetype ? { mimetype: m.mimetype } : {}),
-  ...(m.filename ? { filename: m.filename } : {}),
+  ...(m.mimetype ? ({ mimetype: m.mimetype } satisfies Partial<MessageView>) : {}),
+  ...(m.filename ? ({ filename: m.filename } satisfies Partial<MessageView>) : {}),
   quotedMsgId: m.quotedMsgId ?? null,
   quotedMsg: m.quotedMsg
     ? {
@@ -156,5 +102,5 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   dataJson: m.dataJson ?? null,
   participant: m.participant ?? null,
   userId: m.userId ?? null,
-  ...(m.sendError ? { sendError: m.sendError } : {}),
+  ...(m.sendError ? ({ sendError: m.sendError } satisfies Partial<MessageView>) : {}),
 });

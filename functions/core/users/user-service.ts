@@ -1,7 +1,9 @@
+import type { UserName, UserPage, UserView } from '../../contracts/users';
 import { USER_FLAGS, type AuthContext } from '../../shared/auth-context';
 import { randomUUID } from 'node:crypto';
 import { BadRequest, Forbidden, NotFound } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
+import type { SameKeys } from '../../shared/same-keys';
 import { detectImageType } from '../media/images';
 import { fetchPage, type PagingInput } from '../paging';
 import { hashPassword } from '../passwords';
@@ -40,7 +42,8 @@ export const ADMIN_ONLY_FIELDS = [
   ...USER_FLAGS,
 ] as const satisfies readonly (keyof User)[];
 
-export type UserView = Omit<User, 'passwordHash'> & { queues: { id: number; name: string; color: string }[] };
+/** The view is the stored user without its password hash, plus its queues (UserView, the wire contract). */
+const _sameKeys: SameKeys<Omit<User, 'passwordHash'> & Pick<UserView, 'queues'>, UserView> = true;
 
 const isAdmin = (auth: AuthContext) => auth.profile === 'admin' || auth.super;
 
@@ -96,18 +99,18 @@ const announceUser = async (
 export const listCompanyUsers = async (
   auth: AuthContext,
   q: PagingInput & { searchParam?: string | undefined },
-): Promise<{ users: UserView[]; hasMore: boolean; nextCursor?: string }> => {
+): Promise<UserPage> => {
   const page = await fetchPage(q, USER_PAGE_SIZE, (cursor) =>
     listUsers(auth.companyId, { search: q.searchParam, limit: USER_PAGE_SIZE, cursor }),
   );
   return {
     users: await viewsOf(auth.companyId, page.items),
     hasMore: page.hasMore,
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    ...(page.nextCursor ? ({ nextCursor: page.nextCursor } satisfies Partial<UserPage>) : {}),
   };
 };
 
-export const listCompanyUserNames = (auth: AuthContext) => listUserNames(auth.companyId);
+export const listCompanyUserNames = (auth: AuthContext): Promise<UserName[]> => listUserNames(auth.companyId);
 
 export const showUser = async (auth: AuthContext, id: number): Promise<UserView> => {
   const user = await findInCompany(auth, id);

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { config } from '../../shared/config';
+import { loginBody, signupBody } from '../../contracts/auth';
 import { login, logout, me, refreshSession, REFRESH_TOKEN_TTL_SECONDS } from '../../core/auth/auth-service';
 import type { SessionAnswer } from '../../core/auth/auth-service';
 import { requestPasswordReset, resetPassword } from '../../core/auth/password-reset-service';
@@ -27,10 +28,7 @@ const newPasswordParam = z
 
 export const handlers: AreaHandlers = {
   login: defineRoute({
-    body: z.object({
-      email: z.string({ error: 'Required' }).trim().toLowerCase().max(254),
-      password: z.string({ error: 'Required' }).max(200),
-    }),
+    body: loginBody,
     handle: async ({ body, sourceIp }) => sessionReply(await login({ ...body, sourceIp })),
   }),
   'refresh-token': defineRoute({
@@ -45,20 +43,7 @@ export const handlers: AreaHandlers = {
   'get-me': defineRoute({ handle: async ({ auth }) => me(auth!) }),
   // The spec's sign-up form rules and texts (core §5).
   signup: defineRoute({
-    body: z.object({
-      name: z.string({ error: 'Obrigatório' }).trim().min(2, 'Muito curto!').max(50, 'Muito longo!'),
-      companyName: z.string({ error: 'Obrigatório' }).trim().min(2, 'Muito curto!').max(50, 'Muito longo!'),
-      email: z.string({ error: 'Obrigatório' }).trim().toLowerCase().email('E-mail inválido').max(254),
-      password: z.string({ error: 'Obrigatório' }).min(5, 'Muito curto!').max(50, 'Muito longo!'),
-      phone: z
-        .string({ error: 'Obrigatório' })
-        .trim()
-        .min(1, { error: 'Obrigatório', abort: true })
-        .regex(/^\+?[\d\s()-]{8,20}$/, 'Telefone inválido: DDD e número'),
-      planId: z.coerce.number({ error: 'Obrigatório' }).int().positive('Obrigatório'),
-      // The spec's optional companyId (from the sign-up link) never joins an existing company (D19).
-      companyId: z.coerce.number().int().positive().optional(),
-    }),
+    body: signupBody,
     handle: async ({ body, sourceIp }) => respond(201, await signup({ ...body, sourceIp })),
   }),
   // 404 'Email não encontrado' for an unknown e-mail (core spec §7, §8).

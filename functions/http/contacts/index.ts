@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { blockContactBody, createContactBody, createNoteBody, updateContactBody } from '../../contracts/contacts';
 import { pagingQuery } from '../../core/paging';
 import {
   blockCompanyContact,
@@ -14,21 +15,6 @@ import {
 } from '../../core/contacts/contact-service';
 import { addTicketNote, listNotesOfTicket, removeTicketNote } from '../../core/contacts/note-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
-
-/** The spec's contact form rules (core §5): name 2–250 (the wider reading), number 8–50, a valid e-mail. */
-const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(250, 'Too Long!');
-const number = z.string({ error: 'Required' }).trim().min(8, 'Too Short!').max(50, 'Too Long!');
-const email = z.union([z.literal(''), z.string().trim().toLowerCase().email('Invalid email').max(254)]);
-const extraInfo = z
-  .array(z.object({ name: z.string().trim().min(1, 'Required').max(100), value: z.string().max(1000) }))
-  .max(50);
-const contactFields = {
-  email: email.optional(),
-  disableBot: z.boolean().optional(),
-  extraInfo: extraInfo.optional(),
-  // The spec's form sends it; the tenant always comes from the token.
-  companyId: z.unknown().optional(),
-};
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
@@ -74,12 +60,12 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params }) => contactProfile(auth!, params.number),
   }),
   'create-contact': defineRoute({
-    body: z.object({ name, number, ...contactFields }),
+    body: createContactBody,
     handle: async ({ auth, body }) => respond(201, await createCompanyContact(auth!, body)),
   }),
   'update-contact': defineRoute({
     params: idParam,
-    body: z.object({ name: name.optional(), number: number.optional(), ...contactFields }),
+    body: updateContactBody,
     handle: async ({ auth, params, body }) => updateCompanyContact(auth!, params.id, body),
   }),
   'delete-contact': defineRoute({
@@ -91,7 +77,7 @@ export const handlers: AreaHandlers = {
   }),
   'block-contact': defineRoute({
     params: idParam,
-    body: z.object({ active: z.boolean({ error: 'Required' }) }),
+    body: blockContactBody,
     handle: async ({ auth, params, body }) => blockCompanyContact(auth!, params.id, body.active),
   }),
   'toggle-contact-accept-audio': defineRoute({
@@ -105,12 +91,7 @@ export const handlers: AreaHandlers = {
 
   // Ticket notes (core §3, §5, §7; decisions D56): kept with the contact, reached through the ticket.
   'create-ticket-note': defineRoute({
-    body: z.object({
-      // Core §5: required, at least 2 characters.
-      note: z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(5000, 'Too Long!'),
-      ticketId: positiveId,
-      contactId: positiveId.optional(),
-    }),
+    body: createNoteBody,
     handle: async ({ auth, body }) => respond(201, await addTicketNote(auth!, body)),
   }),
   'delete-ticket-note': defineRoute({

@@ -22,13 +22,19 @@ import {
   forwardMessage,
   listMessages,
   MAX_MULTIPART_BYTES,
-  MAX_UPLOAD_BYTES,
   sendInteractive,
   sendMedia,
   sendMessage,
   transcribe,
   type MultipartFile,
 } from '../../core/messages/message-service';
+import {
+  createMessageUploadBody,
+  editMessageBody,
+  flag,
+  forwardMessageBody,
+  sendMessageBody,
+} from '../../contracts/messages';
 import { pagingQuery } from '../../core/paging';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers, type HttpEvent } from '../stack';
 
@@ -45,40 +51,6 @@ const buttonTicketParam = z.object({
     .regex(/^\d{1,12}$/, 'Ticket ID invalid')
     .transform(Number)
     .pipe(z.number().int().positive('Ticket ID invalid')),
-});
-
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
-
-/** `quotedMsg`: the quoted message as the app holds it (its `id` is what counts), or just its id. */
-const quotedMsg = z
-  .union([z.string().min(1).max(64), z.object({ id: z.string().min(1).max(64) }).loose()])
-  .nullish()
-  .transform((q) => (q === null || q === undefined ? undefined : typeof q === 'string' ? q : q.id));
-
-/** A contact card: the vCard text, or {name, number} the app's contact picker gives. */
-const vCard = z
-  .union([
-    z.string().trim().min(1).max(10_000),
-    z.object({ name: z.string().trim().min(1).max(250), number: z.string().trim().min(8).max(50) }).loose(),
-  ])
-  .nullish()
-  .transform((v) => {
-    if (v === null || v === undefined) return undefined;
-    if (typeof v === 'string') return v.startsWith('BEGIN:VCARD') ? v : undefined;
-    const digits = v.number.replace(/\D/g, '');
-    return `BEGIN:VCARD\nVERSION:3.0\nN:;${v.name};;;\nFN:${v.name}\nTEL;type=CELL;waid=${digits}:+${digits}\nEND:VCARD`;
-  });
-
-const jsonSend = z.object({
-  body: z.string().max(65_536).default(''),
-  isPrivate: flag.default(false),
-  quotedMsg,
-  vCard,
-  /** An upload of this ticket (POST /messages/uploads/{ticketId}); `mediaUrl` may name it as its /media URL. */
-  mediaKey: z.string().min(1).max(1024).optional(),
-  mediaUrl: z.string().max(2048).nullish(),
-  read: z.unknown().optional(),
-  fromMe: z.unknown().optional(),
 });
 
 const fieldErrors = (error: z.ZodError): FieldError[] =>
@@ -196,7 +168,7 @@ export const handlers: AreaHandlers = {
           ]);
         }
       }
-      const input = parseWith(jsonSend, json);
+      const input = parseWith(sendMessageBody, json);
       const sent = await sendMessage(auth!, params.ticketId, {
         body: input.body,
         isPrivate: input.isPrivate,
@@ -209,20 +181,12 @@ export const handlers: AreaHandlers = {
   }),
   'create-message-upload': defineRoute({
     params: ticketIdParam,
-    body: z.object({
-      filename: z.string({ error: 'Required' }).trim().min(1, 'Required').max(200),
-      contentType: z
-        .string({ error: 'Required' })
-        .trim()
-        .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type')
-        .max(200),
-      size: z.number({ error: 'Required' }).int().positive().max(MAX_UPLOAD_BYTES, `at most ${MAX_UPLOAD_BYTES} bytes`),
-    }),
+    body: createMessageUploadBody,
     handle: async ({ auth, params, body }) => respond(201, await createUpload(auth!, params.ticketId, body)),
   }),
   'edit-message': defineRoute({
     params: idParam,
-    body: z.object({ body: z.string({ error: 'Required' }).max(65_536) }),
+    body: editMessageBody,
     handle: async ({ auth, params, body }) => editMessage(auth!, params.id, body.body),
   }),
   'delete-message': defineRoute({
@@ -230,11 +194,7 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params }) => deleteMessage(auth!, params.id),
   }),
   'forward-message': defineRoute({
-    body: z.object({
-      messageId: z.string({ error: 'Required' }).min(1, 'Required').max(64),
-      contactId: z.coerce.number({ error: 'Required' }).int().positive(),
-      signMessage: flag.default(false),
-    }),
+    body: forwardMessageBody,
     handle: async ({ auth, body }) => respond(201, await forwardMessage(auth!, body)),
   }),
   'transcribe-audio': defineRoute({

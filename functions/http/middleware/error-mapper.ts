@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { ErrorBody } from '../../contracts/errors';
 import { DomainError, ServiceUnavailable } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
 
@@ -9,15 +10,6 @@ const THROTTLING = new Set([
   'RequestLimitExceeded',
   'TooManyRequestsException',
 ]);
-
-/** The JSON body of every error answer: `{error, message, fields?, details?}`. */
-export interface ErrorBody {
-  error: string;
-  message: string;
-  fields?: { field: string; reason: string }[];
-  details?: Record<string, unknown>;
-  requestId?: string;
-}
 
 export const toErrorResponse = (err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 => {
   const domain =
@@ -38,8 +30,8 @@ export const toErrorResponse = (err: unknown, requestId?: string): APIGatewayPro
   const body: ErrorBody = {
     error: domain.code,
     message: domain.message,
-    ...(domain.fields ? { fields: domain.fields } : {}),
-    ...(domain.details ? { details: domain.details } : {}),
+    ...(domain.fields ? ({ fields: domain.fields } satisfies Partial<ErrorBody>) : {}),
+    ...(domain.details ? ({ details: domain.details } satisfies Partial<ErrorBody>) : {}),
   };
   return {
     statusCode: domain.status,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { createQuickMessageBody, updateQuickMessageBody } from '../../contracts/quick-messages';
 import { pagingQuery } from '../../core/paging';
 import {
   createCompanyQuickMessage,
@@ -19,17 +20,11 @@ import {
   type UploadedFile,
 } from '../stack';
 
-/** Quick replies (administration spec "Quick replies", §5: shortcode required 'Obrigatório'; one attachment). */
-const shortcode = z.string({ error: 'Obrigatório' }).trim().min(1, 'Obrigatório').max(100, 'Too Long!');
-const fields = {
-  message: z.string().max(10_000, 'Too Long!').optional(),
-  geral: z.boolean().optional(),
-  visao: z.boolean().optional(),
-  status: z.boolean().optional(),
-  // The spec's form sends these; the owner and the tenant always come from the token.
-  userId: z.unknown().optional(),
-  companyId: z.unknown().optional(),
-};
+/**
+ * Quick replies (administration spec "Quick replies"; one attachment). The bodies are the wire contract's
+ * (functions/contracts/quick-messages.ts); the spec's form also sends `userId` and `companyId`, which are
+ * dropped here: the owner and the tenant always come from the token.
+ */
 const strip = <T extends { userId?: unknown; companyId?: unknown }>({ userId: _u, companyId: _c, ...rest }: T) => rest;
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
@@ -49,12 +44,12 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params }) => showQuickMessage(auth!, params.id),
   }),
   'create-quick-message': defineRoute({
-    body: z.object({ shortcode, ...fields }),
+    body: createQuickMessageBody,
     handle: async ({ auth, body }) => respond(201, await createCompanyQuickMessage(auth!, strip(body))),
   }),
   'update-quick-message': defineRoute({
     params: idParam,
-    body: z.object({ shortcode: shortcode.optional(), ...fields }),
+    body: updateQuickMessageBody,
     handle: async ({ auth, params, body }) => updateCompanyQuickMessage(auth!, params.id, strip(body)),
   }),
   'delete-quick-message': defineRoute({

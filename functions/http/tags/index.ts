@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { createTagBody, syncTagsBody } from '../../contracts/tags';
 import { pagingQuery } from '../../core/paging';
 import {
   contactTags,
@@ -9,11 +10,8 @@ import {
   syncTagsOfContact,
   tagTicket,
   untagTicket,
-  type SyncTag,
 } from '../../core/tags/tag-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
-
-const HEX_COLOR = /^#[0-9a-fA-F]{3,8}$/;
 
 const randomColor = (): string =>
   `#${Math.floor(Math.random() * 0xffffff)
@@ -34,11 +32,7 @@ const listTags = defineRoute({
 });
 
 const createTag = defineRoute({
-  body: z.object({
-    name: z.string({ error: 'Obrigatório' }).trim().min(3, 'Mensagem muito curta').max(50, 'Too Long!'),
-    color: z.string().regex(HEX_COLOR, 'must be a hex colour like #1a2b3c').optional(),
-    kanban: z.union([z.literal(0), z.literal(1)]).default(0),
-  }),
+  body: createTagBody,
   handle: async ({ auth, body }) =>
     respond(
       201,
@@ -63,34 +57,8 @@ const listTagNames = defineRoute({
   handle: async ({ auth, query }) => listTagsForPicker(auth!, query.kanban),
 });
 
-/**
- * A tag in `POST /tags/sync`: an id (number or `{id}`, the spec's tag objects), or a new tag by name —
- * the contact drawer's inline creation, whose rule is core §5: under 3 characters 'Tag muito curta!'.
- */
-const syncTag = z.preprocess(
-  (v) => (typeof v === 'number' || typeof v === 'string' ? { id: v } : v),
-  z
-    .object({
-      id: z.coerce.number().int().positive().optional(),
-      name: z.string().trim().max(50, 'Too Long!').optional(),
-      color: z.string().regex(HEX_COLOR, 'must be a hex colour like #1a2b3c').optional(),
-      kanban: z.union([z.literal(0), z.literal(1)]).optional(),
-    })
-    .superRefine((t, ctx) => {
-      if (t.id === undefined && (t.name === undefined || t.name.length < 3)) {
-        ctx.addIssue({ code: 'custom', path: ['name'], message: 'Tag muito curta!' });
-      }
-    })
-    .transform((t): SyncTag =>
-      t.id !== undefined ? { id: t.id } : { name: t.name!, color: t.color, kanban: t.kanban },
-    ),
-);
-
 const syncTags = defineRoute({
-  body: z.object({
-    contactId: z.coerce.number({ error: 'Required' }).int().positive(),
-    tags: z.array(syncTag, { error: 'Required: a list of tags' }).max(50),
-  }),
+  body: syncTagsBody,
   handle: async ({ auth, body }) => syncTagsOfContact(auth!, body.contactId, body.tags, randomColor),
 });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { closeAllTicketsBody, createTicketBody, TICKET_STATUSES, updateTicketBody } from '../../contracts/tickets';
 import { pagingQuery } from '../../core/paging';
 import { listCompanyTickets } from '../../core/tickets/ticket-list-service';
 import {
@@ -10,7 +11,6 @@ import {
   updateCompanyTicket,
 } from '../../core/tickets/ticket-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
-import { TICKET_STATUSES } from '../../contracts/tickets';
 
 const status = z.enum(TICKET_STATUSES);
 
@@ -33,7 +33,6 @@ const ids = jsonList(z.coerce.number().int().positive(), 100);
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-mm-dd');
 const idParam = z.object({ id: z.coerce.number().int().positive() });
-const optionalId = z.number().int().positive().nullable().optional();
 
 export const handlers: AreaHandlers = {
   'list-tickets': defineRoute({
@@ -61,14 +60,7 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params }) => showTicket(auth!, params.uuid),
   }),
   'create-ticket': defineRoute({
-    body: z.object({
-      contactId: z.number({ error: 'Required' }).int().positive(),
-      queueId: optionalId,
-      whatsappId: optionalId,
-      userId: optionalId,
-      status: z.enum(['open', 'pending']).optional(),
-      companyId: z.unknown().optional(),
-    }),
+    body: createTicketBody,
     handle: async ({ auth, body }) => {
       const { created, ticket } = await createCompanyTicket(auth!, body);
       return respond(created ? 201 : 200, ticket);
@@ -76,17 +68,7 @@ export const handlers: AreaHandlers = {
   }),
   'update-ticket': defineRoute({
     params: idParam,
-    body: z.object({
-      status: status.optional(),
-      userId: optionalId,
-      queueId: optionalId,
-      msgTransfer: z.string().max(4096).optional(),
-      isTransfered: z.boolean().optional(),
-      sendFarewellMessage: z.boolean().optional(),
-      amountUsedBotQueues: z.number().int().min(0).max(1000).optional(),
-      useIntegration: z.boolean().optional(),
-      companyId: z.unknown().optional(),
-    }),
+    body: updateTicketBody,
     handle: async ({ auth, params, body }) => updateCompanyTicket(auth!, params.id, body),
   }),
   'delete-ticket': defineRoute({
@@ -97,10 +79,7 @@ export const handlers: AreaHandlers = {
     },
   }),
   'close-all-tickets': defineRoute({
-    body: z.object({
-      status: z.enum(['open', 'pending'], { error: 'must be open or pending' }),
-      selectedQueueIds: z.array(z.number().int().positive()).max(100).optional(),
-    }),
+    body: closeAllTicketsBody,
     handle: async ({ auth, body }) => closeAllTickets(auth!, body),
   }),
   'list-ticket-log': defineRoute({

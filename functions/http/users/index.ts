@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { BadRequest } from '../../shared/errors';
+import { createUserBody, updateUserBody } from '../../contracts/users';
 import { pagingQuery } from '../../core/paging';
 import {
   createCompanyUser,
@@ -19,36 +20,6 @@ import {
   type UploadedFile,
 } from '../stack';
 
-/** The spec's user form rules (core §5): messages as the product shows them. */
-const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
-const email = z.string({ error: 'Required' }).trim().toLowerCase().email('Invalid email').max(254);
-const password = z.string({ error: 'Required' }).min(5, 'Too Short!').max(50, 'Too Long!');
-const profile = z
-  .string()
-  .transform((p) => p.toLowerCase())
-  .pipe(z.enum(['admin', 'user'], { error: 'must be admin or user' }));
-const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
-const enabled = z.enum(['enabled', 'disabled']);
-
-const userFields = {
-  profile,
-  startWork: time,
-  endWork: time,
-  farewellMessage: z.string().max(2000),
-  allTicket: z.enum(['enable', 'disable']),
-  allowGroup: z.boolean(),
-  allHistoric: enabled,
-  allUserChat: enabled,
-  userClosePendingTicket: enabled,
-  showDashboard: enabled,
-  allowRealTime: enabled,
-  allowConnections: enabled,
-  defaultTheme: z.enum(['light', 'dark']),
-  defaultMenu: z.enum(['open', 'closed']),
-  whatsappId: z.number().int().positive().nullable(),
-  queueIds: z.array(z.number().int().positive()).max(100),
-};
-
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 /** A file part of a multipart body; any other value (a text part, nothing) is the reason named. */
@@ -62,28 +33,12 @@ export const handlers: AreaHandlers = {
   'list-user-names': defineRoute({ handle: async ({ auth }) => listCompanyUserNames(auth!) }),
   'get-user': defineRoute({ params: idParam, handle: async ({ auth, params }) => showUser(auth!, params.id) }),
   'create-user': defineRoute({
-    body: z.object({ name, email, password, ...userFields, profile: profile.default('user') }).partial({
-      startWork: true,
-      endWork: true,
-      farewellMessage: true,
-      allTicket: true,
-      allowGroup: true,
-      allHistoric: true,
-      allUserChat: true,
-      userClosePendingTicket: true,
-      showDashboard: true,
-      allowRealTime: true,
-      allowConnections: true,
-      defaultTheme: true,
-      defaultMenu: true,
-      whatsappId: true,
-      queueIds: true,
-    }),
+    body: createUserBody,
     handle: async ({ auth, body }) => respond(201, await createCompanyUser(auth!, body)),
   }),
   'update-user': defineRoute({
     params: idParam,
-    body: z.object({ name, email, password, ...userFields }).partial(),
+    body: updateUserBody,
     handle: async ({ auth, params, body }) => updateCompanyUser(auth!, params.id, body),
   }),
   'delete-user': defineRoute({

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { companyChannel } from '@contracts/realtime';
 import type { AuthUser } from '@/api/auth';
 import { session } from '@/api/session';
 import { useNotifications } from '@/components/notifications';
@@ -34,7 +35,7 @@ export function useSessionEndedElsewhere(user: Pick<AuthUser, 'id' | 'companyId'
   );
   useEffect(() => () => clearTimeout(ending.current), []);
 
-  useChannel(`company-${user.companyId}-auth`, (event) => {
+  useChannel(companyChannel(user.companyId, 'auth'), (event) => {
     const target = (event.user as { id?: unknown } | undefined)?.id;
     if (Number(target) !== user.id || ending.current !== undefined) return;
     if (session.getToken() !== ownToken.current) return;

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { companyChannel } from '@contracts/realtime';
 import { getMe, type AuthUser } from '@/api/auth';
 import { needsAttention } from '@/api/connections';
 import { getCompanyPlan, NO_PLAN_FLAGS, type CompanyPlan, type PlanFlags } from '@/api/plans';
@@ -49,7 +50,7 @@ export function useSignedInUser(): SignedInUser {
  */
 export function useLiveSignedInUser(user: AuthUser): void {
   const { sessionUser } = useAppServices();
-  useChannel(`company-${user.companyId}-user`, (event) => {
+  useChannel(companyChannel(user.companyId, 'user'), (event) => {
     const changed = event.user as Partial<AuthUser> | undefined;
     if (event.action !== 'update' || changed?.id !== user.id) return;
     const current = sessionUser.get() ?? user;

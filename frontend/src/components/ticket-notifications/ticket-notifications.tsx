@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { AuthUser } from '@/api/auth';
 import type { Message } from '@/api/messages';
-import { appMessageChannel, ticketChannel, type Ticket } from '@/api/tickets';
+import { companyChannel } from '@contracts/realtime';
+import type { Ticket } from '@/api/tickets';
 import { getVolume } from '@/components/shell/preferences';
 import { useChannel } from '@/realtime/use-socket';
 import { shouldNotify, titleWithUnread } from './notification-rules';
@@ -79,7 +80,7 @@ export function useTicketNotifications(user: AuthUser): UnreadTicket[] {
     };
   }, []);
 
-  useChannel(appMessageChannel(user.companyId), (event) => {
+  useChannel(companyChannel(user.companyId, 'appMessage'), (event) => {
     if (event.action !== 'create') return;
     const message = event.message as Message | undefined;
     const ticket = event.ticket as Ticket | undefined;
@@ -105,7 +106,7 @@ export function useTicketNotifications(user: AuthUser): UnreadTicket[] {
     playChime();
   });
 
-  useChannel(ticketChannel(user.companyId), (event) => {
+  useChannel(companyChannel(user.companyId, 'ticket'), (event) => {
     if ((event.action === 'updateUnread' || event.action === 'delete') && typeof event.ticketId === 'number') {
       const id = event.ticketId;
       setUnread((all) => (all.some((u) => u.ticketId === id) ? all.filter((u) => u.ticketId !== id) : all));

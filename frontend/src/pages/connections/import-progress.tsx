@@ -5,12 +5,8 @@ import ProgressBar from '@cloudscape-design/components/progress-bar';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  closeImportedTickets,
-  importChannel,
-  type Connection,
-  type ImportProgress as Progress,
-} from '@/api/connections';
+import { companyChannel } from '@contracts/realtime';
+import { closeImportedTickets, type Connection, type ImportProgress as Progress } from '@/api/connections';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useChannel } from '@/realtime/use-socket';
@@ -50,7 +46,7 @@ export function ImportProgress({
   const startedAt = progress?.startedAt ?? connection.importStartedAt ?? null;
   const [now, setNow] = useState(() => Date.now());
 
-  useChannel(importChannel(connection.companyId), (event) => {
+  useChannel(companyChannel(connection.companyId, 'importMessages'), (event) => {
     if (event.action === 'update' && isProgress(event.status) && event.status.whatsappId === connection.id) {
       setProgress(event.status);
     } else if (event.action === 'refresh' && event.whatsappId === connection.id) {

@@ -141,7 +141,7 @@ describe('composer and message rules', () => {
     const audio = messageRow('b', 1, '', {
       mediaType: 'audio',
       mediaUrl: '/media/a.ogg',
-      participant: { contactId: 3 },
+      participant: { number: '5511912345678' },
     });
     expect(messageActions(audio, { isGroup: true, now })).toEqual(['reply', 'forward', 'transcribe', 'talkToSender']);
     expect(messageActions({ ...own, isDeleted: true }, { isGroup: false, now })).toEqual([]);

@@ -21,7 +21,7 @@ export interface TicketScreenData {
   users: { id: number; name: string }[];
   connections: Pick<Connection, 'id' | 'name' | 'channel' | 'status'>[];
   /** The company's queues (GET /queue): the accept, transfer and new-ticket dialogs offer them all. */
-  queues: CompanyQueue[];
+  queues: Pick<CompanyQueue, 'id' | 'name' | 'color'>[];
   /** Connections are read only once something needs them (the filters, the new-ticket dialog). */
   wantConnections: () => void;
 }

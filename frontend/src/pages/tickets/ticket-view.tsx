@@ -7,8 +7,9 @@ import Spinner from '@cloudscape-design/components/spinner';
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { companyChannel } from '@contracts/realtime';
 import { deleteMessage, transcribeAudio, type Message } from '@/api/messages';
-import { createTicket, deleteTicket, getTicketByUuid, ticketChannel, transitions, type Ticket } from '@/api/tickets';
+import { createTicket, deleteTicket, getTicketByUuid, transitions, type Ticket } from '@/api/tickets';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useChannel, useRoom } from '@/realtime/use-socket';
@@ -290,7 +291,7 @@ export function TicketView({ uuid }: { uuid: string }) {
       ),
     [actions],
   );
-  useChannel(ticketChannel(user.companyId), (event) => {
+  useChannel(companyChannel(user.companyId, 'ticket'), (event) => {
     if (!ticket) return;
     const changed = event.ticket as Ticket | undefined;
     if (event.action === 'update' && changed?.id === ticket.id)

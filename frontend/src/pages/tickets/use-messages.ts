@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { companyChannel } from '@contracts/realtime';
 import { listMessages, type Message } from '@/api/messages';
-import { appMessageChannel } from '@/api/tickets';
 import type { SocketEvent } from '@/realtime/socket';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 
@@ -80,7 +80,7 @@ export function useMessages(companyId: number, ticketUuid: string, ticketId: num
   const upsert = useCallback((message: Message) => setMessages((shown) => mergeMessages(shown, [message])), []);
   const remove = useCallback((id: string) => setMessages((shown) => shown.filter((m) => m.id !== id)), []);
 
-  useChannel(appMessageChannel(companyId), (event: SocketEvent) => {
+  useChannel(companyChannel(companyId, 'appMessage'), (event: SocketEvent) => {
     if ((event.action === 'create' || event.action === 'update') && isMessage(event.message)) {
       if (event.message.ticketId === ticketId) upsert(event.message);
     }

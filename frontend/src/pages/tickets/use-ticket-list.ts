@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { companyChannel } from '@contracts/realtime';
 import type { AuthUser } from '@/api/auth';
-import { appMessageChannel, listTickets, ticketChannel, type Ticket } from '@/api/tickets';
+import { listTickets, type Ticket } from '@/api/tickets';
 import type { SocketEvent } from '@/realtime/socket';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 import { appendPage, applyTicketChange, queryOf, type ListFilter, type TicketChange } from './ticket-list-state';
@@ -126,8 +127,8 @@ export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true):
     const change = enabled ? ticketChangeOf(event) : null;
     if (change) apply(change);
   };
-  useChannel(ticketChannel(me.companyId), onEvent);
-  useChannel(appMessageChannel(me.companyId), onEvent);
+  useChannel(companyChannel(me.companyId, 'ticket'), onEvent);
+  useChannel(companyChannel(me.companyId, 'appMessage'), onEvent);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   useOnReconnect(reload);

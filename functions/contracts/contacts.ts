@@ -1,0 +1,84 @@
+import * as z from 'zod';
+
+/**
+ * Contacts and ticket notes on the wire (core spec §3 Contact, §5 contact rules, §7 Contacts; decisions
+ * D42, D56): the views the server answers and sends in events, and the bodies it accepts. Shared by
+ * functions/http/contacts, the services that build the views and frontend/src/api.
+ */
+export type ContactChannel = 'whatsapp' | 'instagram' | 'facebook';
+
+export interface ContactView {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  extraInfo: { id?: number; name: string; value: string }[];
+  disableBot: boolean;
+  lgpdAcceptedAt: string | null;
+  /** false = blocked (spec). */
+  active: boolean;
+  acceptAudioMessage: boolean;
+  isGroup: boolean;
+  channel: ContactChannel;
+  urlPicture: string;
+  /** The connection the contact first arrived on. */
+  whatsappId: number | null;
+  tags: { id: number }[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /contacts: one page of contacts by name. */
+export interface ContactPage {
+  contacts: ContactView[];
+  hasMore: boolean;
+  count: number;
+  /** false when `count` is what this page found rather than the exact total (data-model §1.7). */
+  countIsExact: boolean;
+  nextCursor?: string;
+}
+
+/** The spec's contact form rules (core §5): name 2–250 (the wider reading), number 8–50, a valid e-mail. */
+const name = z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(250, 'Too Long!');
+const number = z.string({ error: 'Required' }).trim().min(8, 'Too Short!').max(50, 'Too Long!');
+const email = z.union([z.literal(''), z.string().trim().toLowerCase().email('Invalid email').max(254)]);
+const extraInfo = z
+  .array(z.object({ name: z.string().trim().min(1, 'Required').max(100), value: z.string().max(1000) }))
+  .max(50);
+const contactFields = {
+  email: email.optional(),
+  disableBot: z.boolean().optional(),
+  extraInfo: extraInfo.optional(),
+  // The spec's form sends it; the tenant always comes from the token.
+  companyId: z.unknown().optional(),
+};
+
+/** POST /contacts. */
+export const createContactBody = z.object({ name, number, ...contactFields });
+/** PUT /contacts/{id}: only the fields sent change. */
+export const updateContactBody = z.object({ name: name.optional(), number: number.optional(), ...contactFields });
+export type UpdateContactBody = z.input<typeof updateContactBody>;
+/** PUT /contacts/block/{id}: false blocks, true unblocks. */
+export const blockContactBody = z.object({ active: z.boolean({ error: 'Required' }) });
+
+/** A ticket note (core §3): its id is `<contactId>-<ulid>`. */
+export interface NoteView {
+  id: string;
+  note: string;
+  user: { id: number; name: string };
+  createdAt: string;
+  ticketId: number;
+  contactId: number;
+}
+
+const positiveId = z.coerce.number({ error: 'Required' }).int().positive();
+
+/** POST /ticket-notes. */
+export const createNoteBody = z.object({
+  // Core §5: required, at least 2 characters.
+  note: z.string({ error: 'Required' }).trim().min(2, 'Too Short!').max(5000, 'Too Long!'),
+  ticketId: positiveId,
+  contactId: positiveId.optional(),
+});
+/** What the browser sends: the ids as numbers (the server also takes them as text). */
+export type CreateNoteBody = z.output<typeof createNoteBody>;
