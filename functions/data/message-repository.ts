@@ -63,7 +63,7 @@ export interface StoredMessage {
   /** The attendant who sent it (outbound), null for the contact, the phone or the system. */
   userId?: number | null;
   /** Written by the system, not a person: which automatic reply it is. */
-  automatic?: 'greeting' | 'outOfHours' | 'vacation';
+  automatic?: 'greeting' | 'outOfHours' | 'vacation' | 'chatBot';
   /** Automatic replies: the provider id of the contact's message that caused it. */
   triggeredBy?: string;
   editedAt?: string;

@@ -49,6 +49,14 @@ export interface Ticket {
   integrationId: number | null;
   promptId: number | null;
   amountUsedBotQueues: number;
+  /**
+   * The chatbot's place (decisions D91): the stage (`queues` menu or the queue's `chatbot`), the option path
+   * in the queue's tree, and the provider id of the customer message it last answered (a redelivery of that
+   * message changes nothing). Internal: never on the wire.
+   */
+  botStage?: 'queues' | 'chatbot' | null;
+  botPath?: number[];
+  botTrigger?: string;
   /** The contact's rating, 1–5 on the wire (from the 0–10 score kept on TRACKING), once given. */
   userRating?: number | null;
   /** The provider id of the message that opened the ticket (inbound tickets): its automatic replies key on it. */
@@ -369,7 +377,18 @@ export interface TicketChange {
   queueId: number | null;
   /** Extra ticket fields the transition sets (amountUsedBotQueues, useIntegration, isBot, ...). */
   fields?: Partial<
-    Pick<Ticket, 'amountUsedBotQueues' | 'useIntegration' | 'isBot' | 'integrationId' | 'promptId' | 'userRating'>
+    Pick<
+      Ticket,
+      | 'amountUsedBotQueues'
+      | 'useIntegration'
+      | 'isBot'
+      | 'integrationId'
+      | 'promptId'
+      | 'userRating'
+      | 'botStage'
+      | 'botPath'
+      | 'botTrigger'
+    >
   >;
   /**
    * The ticket's timer (the NPS wait): when it fires, on TRACKING and in the due index (gsi4

@@ -22,11 +22,12 @@ import {
   storeMessageRuns,
   type MessageRun,
 } from '../../data/inbound-batch-repository';
-import { getTicket, readOpenTicketAhead, type Ticket } from '../../data/ticket-repository';
+import { getTicket, readOpenTicketAhead, transitionTicket, type Ticket } from '../../data/ticket-repository';
+import type { Queue } from '../../data/queue-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { logger } from '../../shared/logger';
 import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
-import { publishForTicket, ticketViewOf } from '../tickets/ticket-events';
+import { publishForTicket, publishTicketChange, ticketViewOf } from '../tickets/ticket-events';
 import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { upsertContact, contactSubjectOf } from './contact-upsert';
 import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from '../pipeline/inbound-event';
@@ -38,6 +39,7 @@ import { findOrCreateTicket } from './ticket-find-or-create';
 import { countImportedMessage } from '../connections/message-import';
 import { recordImportedTicket } from '../../data/message-import-repository';
 import { companyTimeZone, routingSettings } from '../settings/company-settings';
+import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
 
 /**
  * The inbound pipeline after the queue (DESIGN §6; data-model §2.17, §4): contact upsert, ticket
@@ -483,17 +485,97 @@ const answerAutomatically = async (
     scope.queues(companyId),
   ]);
   const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
+  const isNew = ticket.firstProviderId === event.providerMessageId;
   const replies = route({
     message: { fromMe: event.fromMe, isGroup: event.chat.isGroup },
-    ticket: { status: ticket.status, userId: ticket.userId, isNew: ticket.firstProviderId === event.providerMessageId },
+    ticket: { status: ticket.status, userId: ticket.userId, isNew },
     connection,
     queue: queue ? { outOfHoursMessage: queue.outOfHoursMessage, schedules: queue.schedules } : null,
     settings,
     now: new Date(),
     timeZone,
   });
+  // Out of hours or on vacation, the bot waits (decisions D91); otherwise it answers, its menu carrying the
+  // connection's greeting when it greets.
+  const closed = replies.some((r) => r.kind === 'vacation' || r.kind === 'outOfHours');
+  const bot =
+    closed || ticket.botTrigger === event.providerMessageId
+      ? null
+      : decideBot({
+          isNew,
+          ticket,
+          state: {
+            stage: ticket.botStage ?? null,
+            path: ticket.botPath ?? [],
+            attempts: ticket.amountUsedBotQueues ?? 0,
+          },
+          body: trigger.body,
+          connection: { ...connection, maxUseBotQueues: connection.maxUseBotQueues || 3 },
+          queues: botQueues(queues),
+          settings,
+          texts: DEFAULT_BOT_TEXTS,
+        });
   let after = trigger;
-  for (const reply of replies) after = await sendAutomaticReply(scope, event, ticket, contact, reply, after);
+  for (const reply of replies) {
+    if (reply.kind === 'greeting' && bot?.greeted) continue;
+    after = await sendAutomaticReply(scope, event, ticket, contact, reply, after);
+  }
+  if (!bot) return;
+  for (const [i, body] of bot.replies.entries()) {
+    after = await sendAutomaticReply(
+      scope,
+      event,
+      ticket,
+      contact,
+      { kind: 'chatBot', body },
+      after,
+      `bot:${event.providerMessageId}:${i}`,
+    );
+  }
+  if (bot.next) await applyBotStep(scope, ticket, contact, event.providerMessageId, bot.next);
+};
+
+/** The company's queues as the bot reads them (its menu lists the connection's, in the connection's order). */
+const botQueues = (queues: Map<number, Queue>): Map<number, BotQueue> =>
+  new Map(
+    [...queues.values()].map((q) => [
+      q.id,
+      { id: q.id, name: q.name, greetingMessage: q.greetingMessage ?? '', chatbots: q.chatbots ?? [] },
+    ]),
+  );
+
+/**
+ * The ticket after a bot step, in one conditional transition that also records the answered message
+ * (`botTrigger`): the replies went out first with ids derived from that message, so a crash before this
+ * write re-decides the same step and the replies are not sent twice; after it, a redelivery is skipped.
+ */
+const applyBotStep = async (
+  scope: ReadScope,
+  ticket: Ticket,
+  contact: Contact,
+  triggerId: string,
+  next: NonNullable<BotDecision['next']>,
+): Promise<void> => {
+  const queueId = next.queueId ?? ticket.queueId;
+  const userId = next.userId ?? ticket.userId;
+  const status = next.close ? 'closed' : next.userId !== undefined ? 'open' : ticket.status;
+  const after = await transitionTicket(ticket, {
+    status,
+    userId,
+    queueId,
+    fields: {
+      botStage: next.state.stage,
+      botPath: next.state.path,
+      amountUsedBotQueues: next.state.attempts,
+      isBot: next.state.stage !== null,
+      botTrigger: triggerId,
+    },
+    logs: [
+      { type: next.log, userId: null, queueId },
+      ...(status === 'closed' ? [{ type: 'closed' as const, userId: null, queueId }] : []),
+    ],
+  });
+  await publishTicketChange(scope, ticket, after, contact);
 };
 
 /**
@@ -508,9 +590,11 @@ const sendAutomaticReply = async (
   contact: Contact,
   reply: AutomaticReply,
   after: StoredMessage,
+  /** What makes the reply unique: its kind (once a ticket) unless the caller names more (the bot's steps). */
+  seed: string = reply.kind,
 ): Promise<StoredMessage> => {
   const { companyId, whatsappId } = event;
-  const providerId = whatsappMessageId(`${companyId}:${whatsappId}:${ticket.id}:${reply.kind}`);
+  const providerId = whatsappMessageId(`${companyId}:${whatsappId}:${ticket.id}:${seed}`);
   const time = Math.max(Date.now(), ulidTime(after.ulid) + 1);
   const { ref } = await claimProviderRef(companyId, whatsappId, providerId, {
     ticketId: ticket.id,

@@ -7,7 +7,7 @@ import { isWithinServiceHours, type ServiceHours } from './schedule';
  * (docs/decisions/D33-inbound-tickets-automatic-replies.md); queue menus, chatbot trees, flows, integrations and
  * ratings extend it later — they will also return replies (and ticket changes) from here.
  */
-export type AutomaticReplyKind = 'greeting' | 'outOfHours' | 'vacation';
+export type AutomaticReplyKind = 'greeting' | 'outOfHours' | 'vacation' | 'chatBot';
 
 export interface AutomaticReply {
   kind: AutomaticReplyKind;

@@ -37,7 +37,17 @@ export type TicketRefs = Pick<TicketView, 'queue' | 'whatsapp' | 'user'>;
 
 /** The stored ticket's fields that never leave the server. */
 type InternalTicketField =
-  'companyId' | 'version' | 'lastMsgSk' | 'readUpTo' | 'firstProviderId' | 'chatId' | 'tagIds' | 'lastInboundAt';
+  | 'companyId'
+  | 'version'
+  | 'lastMsgSk'
+  | 'readUpTo'
+  | 'firstProviderId'
+  | 'chatId'
+  | 'tagIds'
+  | 'lastInboundAt'
+  | 'botStage'
+  | 'botPath'
+  | 'botTrigger';
 
 const _sameKeys: SameKeys<
   Omit<Ticket, InternalTicketField> & TicketRefs & Pick<TicketView, 'contact' | 'tags' | 'replyWindowEndsAt'>,
@@ -53,6 +63,9 @@ export const toTicketView = (t: Ticket, contact: Contact, refs: TicketRefs): Tic
     firstProviderId: _f,
     chatId: _h,
     lastInboundAt: _i,
+    botStage: _bs,
+    botPath: _bp,
+    botTrigger: _bt,
     tagIds,
     ...rest
   } = t;

@@ -1,0 +1,259 @@
+import type { ChatbotOption } from '../../contracts/queues';
+import { searchForm } from '../../data/keys';
+
+/**
+ * The chatbot of the inbound pipeline (admin spec §2 Queues; core §5 Chatbot; decisions D91): a pure function
+ * from the ticket's bot state and the customer's answer to the bot's replies and the ticket's next state, so
+ * every rule is a table test and the pipeline only carries it out.
+ *
+ * Two stages, both on a pending ticket nobody handles yet:
+ * - **queues**: the connection has several queues and the ticket none — the connection's greeting with the
+ *   numbered queue menu; the answer (a number, or the queue's name) puts the ticket in that queue;
+ * - **chatbot**: the ticket's queue has an option tree — the queue's greeting with the numbered options of
+ *   the current level; the answer (number or option name, case- and accent-insensitive) chooses one, and
+ *   its kind decides: `text` answers its message (and opens its sub-options, if any), `queue` moves the
+ *   ticket (and enters that queue's own menu, if it has one), `attendent` gives it to a user, `integration`
+ *   and `file` answer their message and hand the ticket to the queue's people (their areas plug in later).
+ *   An option with `closeTicket` closes the ticket after its message.
+ * Navigation: `#` goes back one level, `0` to the start. An answer that matches nothing re-prompts with the
+ * menu; after `maxUseBotQueues` invalid answers the bot stops and the ticket waits for a person.
+ */
+export type BotStage = 'queues' | 'chatbot';
+
+export interface BotState {
+  stage: BotStage | null;
+  /** Option ids from the queue's root to the current level (chatbot stage). */
+  path: number[];
+  /** Invalid answers so far (the spec's amountUsedBotQueues). */
+  attempts: number;
+}
+
+export interface BotQueue {
+  id: number;
+  name: string;
+  greetingMessage: string;
+  chatbots: readonly ChatbotOption[];
+}
+
+export interface BotInput {
+  /** The ticket was opened by this message. */
+  isNew: boolean;
+  ticket: { status: string; userId: number | null; queueId: number | null };
+  state: BotState;
+  body: string;
+  connection: { greetingMessage: string; queueIds: readonly number[]; maxUseBotQueues: number };
+  /** The connection's queues that exist, in the connection's order. */
+  queues: ReadonlyMap<number, BotQueue>;
+  settings: { sendGreetingMessageOneQueues: string };
+  texts: BotTexts;
+}
+
+/** The bot's own words (the company's language comes with i18n of server texts later; pt today). */
+export interface BotTexts {
+  invalidOption: string;
+  back: string;
+  start: string;
+}
+
+export const DEFAULT_BOT_TEXTS: BotTexts = {
+  invalidOption: 'Opção inválida, por favor escolha uma das opções abaixo.',
+  back: 'Digite *#* para voltar ao menu anterior',
+  start: 'Digite *0* para voltar ao menu inicial',
+};
+
+export interface BotDecision {
+  replies: string[];
+  /** The ticket's next state; undefined when nothing changes. */
+  next?: {
+    state: BotState;
+    queueId?: number;
+    /** Given to this user (status open). */
+    userId?: number;
+    close?: boolean;
+    /** What the ticket log records (`queue` on a queue change, `chatBot` on a bot step). */
+    log: 'queue' | 'chatBot';
+  };
+  /** The greeting was sent as part of the menu (the plain greeting must not go out too). */
+  greeted: boolean;
+}
+
+const NONE: BotDecision = { replies: [], greeted: false };
+const idle = (attempts = 0): BotState => ({ stage: null, path: [], attempts });
+
+const numbered = (names: readonly string[]): string => names.map((n, i) => `*${i + 1}* - ${n}`).join('\n');
+const join = (...parts: string[]): string =>
+  parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join('\n\n');
+
+/** The option list of a level, or the options at `path` (null when the path no longer exists). */
+const levelAt = (tree: readonly ChatbotOption[], path: readonly number[]): readonly ChatbotOption[] | null => {
+  let level = tree;
+  for (const id of path) {
+    const option = level.find((o) => o.id === id);
+    if (!option) return null;
+    level = option.options;
+  }
+  return level;
+};
+
+/** The chosen entry: by number (1-based) or by name, case- and accent-insensitive. */
+const choose = <T extends { name: string }>(entries: readonly T[], body: string): T | null => {
+  const answer = body.trim();
+  if (/^\d+$/.test(answer)) return entries[Number(answer) - 1] ?? null;
+  const wanted = searchForm(answer);
+  return wanted ? (entries.find((e) => searchForm(e.name) === wanted) ?? null) : null;
+};
+
+const queueMenu = (input: BotInput): { text: string; entries: BotQueue[] } => {
+  const entries = input.connection.queueIds.flatMap((id) => input.queues.get(id) ?? []);
+  return { text: numbered(entries.map((q) => q.name)), entries };
+};
+
+const chatbotMenu = (level: readonly ChatbotOption[], depth: number, texts: BotTexts): string =>
+  join(numbered(level.map((o) => o.name)), depth > 0 ? `${texts.back}\n${texts.start}` : '');
+
+/** Entering a queue: its greeting, and its root menu when it has a tree. */
+const enterQueue = (queue: BotQueue, texts: BotTexts, attempts = 0): { replies: string[]; state: BotState } =>
+  queue.chatbots.length > 0
+    ? {
+        replies: [join(queue.greetingMessage, chatbotMenu(queue.chatbots, 0, texts))],
+        state: { stage: 'chatbot', path: [], attempts },
+      }
+    : { replies: queue.greetingMessage.trim() ? [queue.greetingMessage.trim()] : [], state: idle(attempts) };
+
+export const decideBot = (input: BotInput): BotDecision => {
+  const { ticket, state, texts, connection } = input;
+  if (ticket.status !== 'pending' || ticket.userId !== null) return NONE;
+  const menu = queueMenu(input);
+
+  // A new ticket: the queue menu, or straight into its queue's bot.
+  if (input.isNew) {
+    if (ticket.queueId === null && menu.entries.length > 1) {
+      return {
+        replies: [join(connection.greetingMessage, menu.text)],
+        next: { state: { stage: 'queues', path: [], attempts: 0 }, log: 'chatBot' },
+        greeted: true,
+      };
+    }
+    const queue = ticket.queueId === null ? undefined : input.queues.get(ticket.queueId);
+    if (!queue || queue.chatbots.length === 0) return NONE;
+    const greeting = input.settings.sendGreetingMessageOneQueues === 'disabled' ? '' : connection.greetingMessage;
+    const entered = enterQueue(queue, texts);
+    return {
+      replies: [join(greeting, ...entered.replies)],
+      next: { state: entered.state, log: 'chatBot' },
+      greeted: true,
+    };
+  }
+
+  if (state.stage === null) return NONE;
+  const invalid = (reprompt: string): BotDecision => {
+    const attempts = state.attempts + 1;
+    if (attempts >= connection.maxUseBotQueues) {
+      // Too many wrong answers: the bot stops and the ticket waits for a person.
+      return { replies: [], next: { state: idle(attempts), log: 'chatBot' }, greeted: false };
+    }
+    return {
+      replies: [join(texts.invalidOption, reprompt)],
+      next: { state: { ...state, attempts }, log: 'chatBot' },
+      greeted: false,
+    };
+  };
+
+  if (state.stage === 'queues') {
+    if (ticket.queueId !== null) return NONE; // a person put it in a queue meanwhile
+    const queue = choose(menu.entries, input.body);
+    if (!queue) return invalid(menu.text);
+    const entered = enterQueue(queue, texts, state.attempts);
+    return {
+      replies: entered.replies,
+      next: { state: entered.state, queueId: queue.id, log: 'queue' },
+      greeted: false,
+    };
+  }
+
+  // The chatbot stage of the ticket's queue.
+  const queue = ticket.queueId === null ? undefined : input.queues.get(ticket.queueId);
+  if (!queue) return { replies: [], next: { state: idle(state.attempts), log: 'chatBot' }, greeted: false };
+  const answer = input.body.trim();
+  const level = levelAt(queue.chatbots, state.path);
+  if (level === null || answer === '0') {
+    return {
+      replies: [join(queue.greetingMessage, chatbotMenu(queue.chatbots, 0, texts))],
+      next: { state: { stage: 'chatbot', path: [], attempts: state.attempts }, log: 'chatBot' },
+      greeted: false,
+    };
+  }
+  if (answer === '#') {
+    const path = state.path.slice(0, -1);
+    const parent =
+      path.length === 0 ? null : levelAt(queue.chatbots, path.slice(0, -1))?.find((o) => o.id === path.at(-1));
+    return {
+      replies: [
+        join(
+          parent ? parent.greetingMessage : queue.greetingMessage,
+          chatbotMenu(levelAt(queue.chatbots, path) ?? [], path.length, texts),
+        ),
+      ],
+      next: { state: { ...state, path }, log: 'chatBot' },
+      greeted: false,
+    };
+  }
+  const option = choose(level, answer);
+  if (!option) return invalid(chatbotMenu(level, state.path.length, texts));
+
+  const reply = option.greetingMessage.trim();
+  const close = option.closeTicket;
+  switch (option.queueType) {
+    case 'text': {
+      if (option.options.length > 0) {
+        const path = [...state.path, option.id];
+        return {
+          replies: [join(reply, chatbotMenu(option.options, path.length, texts))],
+          next: {
+            state: { stage: 'chatbot', path, attempts: state.attempts },
+            log: 'chatBot',
+            ...(close ? { close } : {}),
+          },
+          greeted: false,
+        };
+      }
+      return {
+        replies: reply ? [reply] : [],
+        next: { state: close ? idle(state.attempts) : state, log: 'chatBot', ...(close ? { close } : {}) },
+        greeted: false,
+      };
+    }
+    case 'queue': {
+      const target = option.optQueueId === null ? undefined : input.queues.get(option.optQueueId);
+      if (!target)
+        return { replies: reply ? [reply] : [], next: { state: idle(state.attempts), log: 'chatBot' }, greeted: false };
+      const entered = enterQueue(target, texts, state.attempts);
+      return {
+        replies: [reply, ...entered.replies].filter(Boolean),
+        next: { state: entered.state, queueId: target.id, log: 'queue', ...(close ? { close } : {}) },
+        greeted: false,
+      };
+    }
+    case 'attendent':
+      return {
+        replies: reply ? [reply] : [],
+        next: {
+          state: idle(state.attempts),
+          ...(option.optUserId === null ? {} : { userId: option.optUserId }),
+          log: 'chatBot',
+          ...(close ? { close } : {}),
+        },
+        greeted: false,
+      };
+    default:
+      // integration, file: their message, then the queue's people (D91).
+      return {
+        replies: reply ? [reply] : [],
+        next: { state: idle(state.attempts), log: 'chatBot', ...(close ? { close } : {}) },
+        greeted: false,
+      };
+  }
+};
