@@ -16,8 +16,8 @@ import {
   noOpenModal,
   openModal,
   toggleNamed,
-  userRow,
-} from './test-kit';
+} from '@/components/test-kit';
+import { userRow } from './test-kit';
 
 const ADMIN = authUser({ id: 5, name: 'Ana Souza', profile: 'admin' });
 const NAME_COLUMN = 3;
