@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { usePagedList, type PageFetcher } from '@/components/use-paged-list';
+import { usePagedList, type PageFetcher } from '@/hooks/use-paged-list';
 import { listQuickMessages, type QuickMessage } from '@/api/quick-messages';
 
 /** The server's order: by shortcode, accent- and case-insensitively. */

@@ -12,8 +12,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listConnections } from '@/api/connections';
 import { AVATAR_TYPES } from '@/api/users';
-import { useErrorText } from '@/components/use-error-text';
-import { useRequest } from '@/components/use-request';
+import { useErrorText } from '@/hooks/use-error-text';
+import { useRequest } from '@/hooks/use-request';
 import { PasswordField } from '@/pages/auth/password-field';
 import type { FormErrors, UserFormValues } from './user-form';
 

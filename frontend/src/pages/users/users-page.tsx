@@ -11,12 +11,13 @@ import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
 import type { User } from '@/api/users';
 import { useCurrentUser } from '@/components/shell/shell-context';
-import { useErrorText } from '@/components/use-error-text';
+import { useDebouncedSearch } from '@/hooks/use-debounced-search';
+import { useErrorText } from '@/hooks/use-error-text';
+import { useNearBottom } from '@/hooks/use-near-bottom';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { useChannel } from '@/realtime/use-socket';
 import { DeleteUserModal } from './delete-user-modal';
-import { useNearBottom } from './use-near-bottom';
-import { useDebouncedSearch, useUserList } from './use-user-list';
+import { useUserList } from './use-user-list';
 import { UserDialog } from './user-dialog';
 import { isAdmin } from './user-form';
 
