@@ -11,7 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useErrorText } from './use-error-text';
+import { useErrorText } from '@/hooks/use-error-text';
 
 /** App-shell toasts: top-center, closing by themselves after 3 s (spec: administration §2 and §9). */
 export const TOAST_DURATION_MS = 3000;

@@ -6,7 +6,7 @@ import { getCompanyPlan, NO_PLAN_FLAGS, type CompanyPlan, type PlanFlags } from 
 import { getVersion } from '@/api/system';
 import { useAppServices } from '@/app-services';
 import { useLiveConnections } from '@/components/use-live-connections';
-import { useRequest } from '@/components/use-request';
+import { useRequest } from '@/hooks/use-request';
 import { canManageConnections } from '@/permissions';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 

@@ -3,7 +3,7 @@ import Box from '@cloudscape-design/components/box';
 import SideNavigation, { type SideNavigationProps } from '@cloudscape-design/components/side-navigation';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { FollowDetail } from '@/components/use-on-follow';
+import type { FollowDetail } from '@/hooks/use-on-follow';
 import { AFTER_LOGIN_PATH } from '@/paths';
 import { PRODUCT_NAME } from '@/product';
 import { linksOf, type MenuEntry, type MenuGroup, type MenuLink } from './menu';

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
 import { NotificationsBell } from '@/components/ticket-notifications/notifications-bell';
 import type { UnreadTicket } from '@/components/ticket-notifications/ticket-notifications';
-import { useOnFollow } from '@/components/use-on-follow';
+import { useOnFollow } from '@/hooks/use-on-follow';
 import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
 import { AFTER_LOGIN_PATH } from '@/paths';
 import { roleOf } from '@/permissions';

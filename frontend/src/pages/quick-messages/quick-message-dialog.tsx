@@ -5,13 +5,11 @@ import Form from '@cloudscape-design/components/form';
 import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import Link from '@cloudscape-design/components/link';
-import Modal from '@cloudscape-design/components/modal';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import Toggle from '@cloudscape-design/components/toggle';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/api/api-error';
+import * as z from 'zod/mini';
 import {
   createQuickMessage,
   deleteQuickMessageMedia,
@@ -20,7 +18,35 @@ import {
   uploadQuickMessageMedia,
   type QuickMessage,
 } from '@/api/quick-messages';
-import { useNotifications } from '@/components/notifications';
+import { FormModal, type FormApi } from '@/components/form-modal/form-modal';
+
+interface QuickMessageValues {
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  visao: boolean;
+  /** A new attachment to upload after the save. */
+  file: File | null;
+  /** Drop the current attachment on save. */
+  removeMedia: boolean;
+}
+
+/** The spec's rules (D58): the shortcode is required ('Obrigatório'); an attachment is at most 2.5 MB. */
+const quickMessageSchema = z.object({
+  shortcode: z.string().check(z.trim(), z.minLength(1, 'quickMessages.dialog.required')),
+  message: z.string(),
+  geral: z.boolean(),
+  visao: z.boolean(),
+  file: z
+    .custom<File | null>()
+    .check(
+      z.refine(
+        (file) => file === null || file.size <= QUICK_MESSAGE_MEDIA_MAX_BYTES,
+        'quickMessages.dialog.mediaTooLarge',
+      ),
+    ),
+  removeMedia: z.boolean(),
+});
 
 /**
  * Add or edit a quick reply (administration spec "Quick replies"): shortcode (required, 'Obrigatório'),
@@ -33,117 +59,91 @@ export function QuickMessageDialog({
   onSaved,
 }: {
   /** The reply to edit; none to add one. */
-  record?: QuickMessage;
+  record: QuickMessage | undefined;
   onDismiss: () => void;
-  onSaved: (saved: QuickMessage, created: boolean) => void;
+  onSaved: (saved: QuickMessage) => void;
 }) {
   const { t } = useTranslation();
-  const notify = useNotifications();
-  const [shortcode, setShortcode] = useState(record?.shortcode ?? '');
-  const [message, setMessage] = useState(record?.message ?? '');
-  const [geral, setGeral] = useState(record?.geral ?? false);
-  const [visao, setVisao] = useState(record?.visao ?? false);
-  const [file, setFile] = useState<File | null>(null);
-  const [removeMedia, setRemoveMedia] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
-
-  const shortcodeError =
-    (submitted && shortcode.trim() === '' ? t('quickMessages.dialog.required') : undefined) ??
-    serverErrors['body.shortcode'];
-  const tooLarge = file !== null && file.size > QUICK_MESSAGE_MEDIA_MAX_BYTES;
-
-  const save = async () => {
-    setSubmitted(true);
-    if (shortcode.trim() === '' || tooLarge) return;
-    setSaving(true);
-    setServerErrors({});
-    try {
-      const input = { shortcode: shortcode.trim(), message, geral, visao };
-      let saved = record ? await updateQuickMessage(record.id, input) : await createQuickMessage(input);
-      if (file) saved = await uploadQuickMessageMedia(saved.id, file);
-      else if (removeMedia && saved.mediaPath) saved = await deleteQuickMessageMedia(saved.id);
-      notify.success(t('quickMessages.dialog.saved'));
-      onSaved(saved, !record);
-    } catch (err) {
-      if (err instanceof ApiError && err.fields.length > 0) {
-        setServerErrors(Object.fromEntries(err.fields.map((f) => [f.field, f.reason])));
-      }
-      notify.error(err);
-    } finally {
-      setSaving(false);
-    }
+  const initial: QuickMessageValues = {
+    shortcode: record?.shortcode ?? '',
+    message: record?.message ?? '',
+    geral: record?.geral ?? false,
+    visao: record?.visao ?? false,
+    file: null,
+    removeMedia: false,
   };
-
   return (
-    <Modal
-      visible
-      size="medium"
-      header={record ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
-      onDismiss={() => {
-        if (!saving) onDismiss();
+    <FormModal
+      title={record ? t('quickMessages.dialog.editTitle') : t('quickMessages.dialog.addTitle')}
+      initial={initial}
+      schema={quickMessageSchema}
+      checkAtOnce={['file']}
+      onSubmit={async ({ file, removeMedia, ...input }) => {
+        let saved = record ? await updateQuickMessage(record.id, input) : await createQuickMessage(input);
+        if (file) saved = await uploadQuickMessageMedia(saved.id, file);
+        else if (removeMedia && saved.mediaPath) saved = await deleteQuickMessageMedia(saved.id);
+        return saved;
       }}
-      footer={
-        <Box float="right">
-          <SpaceBetween direction="horizontal" size="xs">
-            <Button variant="link" disabled={saving} onClick={onDismiss}>
-              {t('quickMessages.dialog.cancel')}
-            </Button>
-            <Button variant="primary" loading={saving} onClick={() => void save()}>
-              {t('quickMessages.dialog.save')}
-            </Button>
-          </SpaceBetween>
-        </Box>
-      }
+      savedText={t('quickMessages.dialog.saved')}
+      onSaved={onSaved}
+      onDismiss={onDismiss}
+      submitText={t('quickMessages.dialog.save')}
+      cancelText={t('quickMessages.dialog.cancel')}
     >
-      <Form>
-        <SpaceBetween size="m">
-          <FormField label={t('quickMessages.dialog.shortcode')} errorText={shortcodeError}>
-            <Input value={shortcode} onChange={({ detail }) => setShortcode(detail.value)} />
-          </FormField>
-          <FormField label={t('quickMessages.dialog.message')} errorText={serverErrors['body.message']}>
-            <Textarea rows={5} value={message} onChange={({ detail }) => setMessage(detail.value)} />
-          </FormField>
-          <FormField label={t('quickMessages.dialog.geral')} description={t('quickMessages.dialog.geralHint')}>
-            <Toggle checked={geral} onChange={({ detail }) => setGeral(detail.checked)}>
-              {t('quickMessages.dialog.geralToggle')}
-            </Toggle>
-          </FormField>
-          <FormField label={t('quickMessages.dialog.visao')} description={t('quickMessages.dialog.visaoHint')}>
-            <Toggle checked={visao} onChange={({ detail }) => setVisao(detail.checked)}>
-              {t('quickMessages.dialog.visaoToggle')}
-            </Toggle>
-          </FormField>
-          <FormField
-            label={t('quickMessages.dialog.media')}
-            constraintText={t('quickMessages.dialog.mediaHint')}
-            errorText={tooLarge ? t('quickMessages.dialog.mediaTooLarge') : undefined}
-          >
-            <SpaceBetween direction="horizontal" size="s" alignItems="center">
-              {record?.mediaPath && !file && !removeMedia && (
-                <Link href={record.mediaPath} external>
-                  {record.mediaName ?? record.mediaPath}
-                </Link>
-              )}
-              {record?.mediaPath && !file && (
-                <Button variant="inline-link" onClick={() => setRemoveMedia(!removeMedia)}>
-                  {removeMedia ? t('quickMessages.dialog.mediaKeep') : t('quickMessages.dialog.mediaRemove')}
-                </Button>
-              )}
-              <FileInput value={file ? [file] : []} onChange={({ detail }) => setFile(detail.value[0] ?? null)}>
-                {t('quickMessages.dialog.mediaChoose')}
-              </FileInput>
-              {file && <Box variant="span">{file.name}</Box>}
-              {file && (
-                <Button variant="inline-link" onClick={() => setFile(null)}>
-                  {t('quickMessages.dialog.mediaDiscard')}
-                </Button>
-              )}
-            </SpaceBetween>
-          </FormField>
-        </SpaceBetween>
-      </Form>
-    </Modal>
+      {(form) => <QuickMessageFields form={form} record={record} />}
+    </FormModal>
+  );
+}
+
+function QuickMessageFields({ form, record }: { form: FormApi<QuickMessageValues>; record: QuickMessage | undefined }) {
+  const { t } = useTranslation();
+  const { file, removeMedia } = form.values;
+  return (
+    <Form>
+      <SpaceBetween size="m">
+        <FormField label={t('quickMessages.dialog.shortcode')} errorText={form.error('shortcode')}>
+          <Input {...form.text('shortcode')} />
+        </FormField>
+        <FormField label={t('quickMessages.dialog.message')} errorText={form.error('message')}>
+          <Textarea rows={5} {...form.text('message')} />
+        </FormField>
+        <FormField label={t('quickMessages.dialog.geral')} description={t('quickMessages.dialog.geralHint')}>
+          <Toggle {...form.toggle('geral')}>{t('quickMessages.dialog.geralToggle')}</Toggle>
+        </FormField>
+        <FormField label={t('quickMessages.dialog.visao')} description={t('quickMessages.dialog.visaoHint')}>
+          <Toggle {...form.toggle('visao')}>{t('quickMessages.dialog.visaoToggle')}</Toggle>
+        </FormField>
+        <FormField
+          label={t('quickMessages.dialog.media')}
+          constraintText={t('quickMessages.dialog.mediaHint')}
+          errorText={form.error('file')}
+        >
+          <SpaceBetween direction="horizontal" size="s" alignItems="center">
+            {record?.mediaPath && !file && !removeMedia && (
+              <Link href={record.mediaPath} external>
+                {record.mediaName ?? record.mediaPath}
+              </Link>
+            )}
+            {record?.mediaPath && !file && (
+              <Button variant="inline-link" onClick={() => form.set({ removeMedia: !removeMedia })}>
+                {removeMedia ? t('quickMessages.dialog.mediaKeep') : t('quickMessages.dialog.mediaRemove')}
+              </Button>
+            )}
+            <FileInput
+              value={file ? [file] : []}
+              onChange={({ detail }) => form.set({ file: detail.value[0] ?? null })}
+            >
+              {t('quickMessages.dialog.mediaChoose')}
+            </FileInput>
+            {file && <Box variant="span">{file.name}</Box>}
+            {file && (
+              <Button variant="inline-link" onClick={() => form.set({ file: null })}>
+                {t('quickMessages.dialog.mediaDiscard')}
+              </Button>
+            )}
+          </SpaceBetween>
+        </FormField>
+      </SpaceBetween>
+    </Form>
   );
 }

@@ -14,7 +14,7 @@ import {
   noOpenModal,
   openModal,
   toggleNamed,
-} from '@/pages/users/test-kit';
+} from '@/components/test-kit';
 
 const ME = authUser({ id: 5, name: 'Ana Souza', profile: 'user' });
 const SHORTCODE = 1;

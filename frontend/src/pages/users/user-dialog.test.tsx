@@ -9,7 +9,8 @@ import { connectionRow } from '@/testing/connection-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
 import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
-import { click, openModal, userRow } from './test-kit';
+import { click, openModal } from '@/components/test-kit';
+import { userRow } from './test-kit';
 import { UserDialog } from './user-dialog';
 
 const ATTENDANT = userRow(9, 'Davi Rocha', { profile: 'user' });

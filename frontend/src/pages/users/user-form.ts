@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import type { AuthUser, Enabled } from '@/api/auth';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, type User, type UserInput } from '@/api/users';
 
@@ -26,6 +27,8 @@ export interface UserFormValues {
   defaultMenu: 'open' | 'closed';
   /** The default connection (admins choose it); null for none. */
   whatsappId: number | null;
+  /** A new picture, uploaded after the save. */
+  avatar: File | null;
 }
 
 /** A new user starts with the spec's defaults (core §3; the server applies the same). */
@@ -48,6 +51,7 @@ export const NEW_USER: UserFormValues = {
   defaultTheme: 'light',
   defaultMenu: 'open',
   whatsappId: null,
+  avatar: null,
 };
 
 export const valuesOf = (user: User): UserFormValues => ({
@@ -69,6 +73,7 @@ export const valuesOf = (user: User): UserFormValues => ({
   defaultTheme: user.defaultTheme,
   defaultMenu: user.defaultMenu,
   whatsappId: user.whatsappId ?? null,
+  avatar: null,
 });
 
 /** Admins (and the super user) manage users and edit the admin-only fields (spec §6, server's isAdmin). */
@@ -80,10 +85,6 @@ export interface FormMode {
   creating: boolean;
   admin: boolean;
 }
-
-export type ValidatedField = 'name' | 'email' | 'password' | 'startWork' | 'endWork';
-/** i18n keys of the problems, by field; a field without a problem has no entry. */
-export type FormErrors = Partial<Record<ValidatedField, string>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
@@ -105,29 +106,40 @@ const timeRule = (value: string): string | undefined => {
   return value === DAY_END || Number(match[2]) % WORK_TIME_STEP_MINUTES === 0 ? undefined : 'users.validation.timeStep';
 };
 
-/**
- * The spec's user rules (core §5): name 2-50, e-mail required and valid, password 5-50 (required on create,
- * optional on edit), work times HH:MM in 10-minute steps — checked only where the editor can change them.
- */
-export const validateUser = (values: UserFormValues, mode: FormMode): FormErrors => {
-  const errors: FormErrors = {};
-  const name = lengthRule(values.name.trim(), 2, 50);
-  if (name) errors.name = name;
-  const email = values.email.trim();
-  if (email === '') errors.email = 'users.validation.required';
-  else if (!EMAIL.test(email)) errors.email = 'users.validation.invalidEmail';
-  if (mode.creating || values.password !== '') {
-    const password = lengthRule(values.password, 5, 50);
-    if (password) errors.password = password;
-  }
-  if (mode.admin) {
-    const start = timeRule(values.startWork);
-    if (start) errors.startWork = start;
-    const end = timeRule(values.endWork);
-    if (end) errors.endWork = end;
-  }
-  return errors;
+/** A text rule as zod: the i18n key `check` answers is the issue's message. */
+const rule = (check: (value: string) => string | undefined) =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      const problem = check(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    }),
+  );
+
+const emailRule = (value: string): string | undefined => {
+  const email = value.trim();
+  if (email === '') return 'users.validation.required';
+  return EMAIL.test(email) ? undefined : 'users.validation.invalidEmail';
 };
+
+/**
+ * The spec's user rules (core §5) for the form modal: name 2-50, e-mail required and valid, password 5-50
+ * (required on create, optional on edit), work times HH:MM in 10-minute steps — checked only where the
+ * editor can change them — and the picture (image types, size; checked as soon as it is chosen).
+ */
+export const userSchema = (mode: FormMode) =>
+  z.object({
+    name: rule((value) => lengthRule(value.trim(), 2, 50)),
+    email: rule(emailRule),
+    password: rule((value) => (mode.creating || value !== '' ? lengthRule(value, 5, 50) : undefined)),
+    startWork: rule((value) => (mode.admin ? timeRule(value) : undefined)),
+    endWork: rule((value) => (mode.admin ? timeRule(value) : undefined)),
+    avatar: z.custom<File | null>().check(
+      z.superRefine((file, ctx) => {
+        const problem = avatarError(file);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, input: file });
+      }),
+    ),
+  });
 
 /**
  * What the dialog sends. A plain user sends only what they may change about themself (name, e-mail,

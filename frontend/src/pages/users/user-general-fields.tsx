@@ -12,12 +12,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listConnections } from '@/api/connections';
 import { AVATAR_TYPES } from '@/api/users';
-import { useErrorText } from '@/components/use-error-text';
-import { useRequest } from '@/components/use-request';
+import type { FormApi } from '@/components/form-modal/form-modal';
+import { useErrorText } from '@/hooks/use-error-text';
+import { useRequest } from '@/hooks/use-request';
 import { PasswordField } from '@/pages/auth/password-field';
-import type { FormErrors, UserFormValues } from './user-form';
-
-type Change = (change: Partial<UserFormValues>) => void;
+import type { UserFormValues } from './user-form';
 
 /** A Select over fixed values whose labels are translated. */
 function ChoiceField<V extends string>({
@@ -145,35 +144,25 @@ function AvatarField({
  * for the queues API (docs/decisions/D30-users-screens-todo-list.md).
  */
 export function UserGeneralFields({
-  values,
-  errors,
+  form,
   creating,
   admin,
-  onChange,
-  avatar,
-  avatarErrorText,
   currentAvatarUrl,
-  onAvatarChange,
 }: {
-  values: UserFormValues;
-  /** Translated messages by field. */
-  errors: Partial<Record<keyof FormErrors, string>>;
+  form: FormApi<UserFormValues>;
   creating: boolean;
   admin: boolean;
-  onChange: Change;
-  avatar: File | null;
-  avatarErrorText: string | undefined;
   currentAvatarUrl: string | undefined;
-  onAvatarChange: (file: File | null) => void;
 }) {
+  const { values, set: onChange } = form;
   const { t } = useTranslation();
   return (
     <SpaceBetween size="m">
       <ColumnLayout columns={2}>
-        <FormField label={t('users.dialog.name')} errorText={errors.name}>
+        <FormField label={t('users.dialog.name')} errorText={form.error('name')}>
           <Input value={values.name} autoComplete="off" onChange={({ detail }) => onChange({ name: detail.value })} />
         </FormField>
-        <FormField label={t('users.dialog.email')} errorText={errors.email}>
+        <FormField label={t('users.dialog.email')} errorText={form.error('email')}>
           <Input
             type="email"
             inputMode="email"
@@ -187,7 +176,7 @@ export function UserGeneralFields({
           autoComplete="new-password"
           value={values.password}
           onChange={(password) => onChange({ password })}
-          errorText={errors.password}
+          errorText={form.error('password')}
           constraintText={creating ? undefined : t('users.dialog.passwordEditHint')}
         />
         {admin && (
@@ -207,7 +196,7 @@ export function UserGeneralFields({
           <FormField
             label={t('users.dialog.startWork')}
             constraintText={t('users.dialog.workTimeHint')}
-            errorText={errors.startWork}
+            errorText={form.error('startWork')}
           >
             <TimeInput
               format="hh:mm"
@@ -220,7 +209,7 @@ export function UserGeneralFields({
           <FormField
             label={t('users.dialog.endWork')}
             constraintText={t('users.dialog.workTimeHint')}
-            errorText={errors.endWork}
+            errorText={form.error('endWork')}
           >
             <TimeInput
               format="hh:mm"
@@ -267,9 +256,9 @@ export function UserGeneralFields({
       <AvatarField
         name={values.name}
         currentUrl={currentAvatarUrl}
-        file={avatar}
-        errorText={avatarErrorText}
-        onChange={onAvatarChange}
+        file={values.avatar}
+        errorText={form.error('avatar')}
+        onChange={(avatar) => onChange({ avatar })}
       />
     </SpaceBetween>
   );

@@ -7,7 +7,7 @@ import { fakeApi, json, type Route } from '@/testing/fake-api';
 import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
 import { shellRoutes } from '@/testing/shell-api';
-import { pageReload } from './page-reload';
+import { pageReload } from '@/hooks/page-reload';
 import {
   buttonNamed,
   click,
@@ -16,8 +16,8 @@ import {
   noOpenModal,
   openModal,
   toggleNamed,
-  userRow,
-} from './test-kit';
+} from '@/components/test-kit';
+import { userRow } from './test-kit';
 
 const ADMIN = authUser({ id: 5, name: 'Ana Souza', profile: 'admin' });
 const NAME_COLUMN = 3;

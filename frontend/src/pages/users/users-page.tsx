@@ -1,43 +1,31 @@
-import Alert from '@cloudscape-design/components/alert';
-import Box from '@cloudscape-design/components/box';
-import Button from '@cloudscape-design/components/button';
-import Header from '@cloudscape-design/components/header';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
-import Table, { type TableProps } from '@cloudscape-design/components/table';
-import TextFilter from '@cloudscape-design/components/text-filter';
-import { useState } from 'react';
+import type { TableProps } from '@cloudscape-design/components/table';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
-import type { User } from '@/api/users';
+import { deleteUser, listUsers, type User } from '@/api/users';
+import { ListPage } from '@/components/list-page/list-page';
+import { channelChange, useLiveList } from '@/components/list-page/use-live-list';
 import { useCurrentUser } from '@/components/shell/shell-context';
-import { useErrorText } from '@/components/use-error-text';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
-import { useChannel } from '@/realtime/use-socket';
-import { DeleteUserModal } from './delete-user-modal';
-import { useNearBottom } from './use-near-bottom';
-import { useDebouncedSearch, useUserList } from './use-user-list';
 import { UserDialog } from './user-dialog';
 import { isAdmin } from './user-form';
 
-type Editing = { kind: 'create' } | { kind: 'edit'; userId: number };
+/** The list's order: by name, accent- and case-insensitively, like the server's (D5). */
+const byName = (a: User, b: User) => a.name.localeCompare(b.name, 'pt', { sensitivity: 'base' });
+
+const userChange = channelChange<User>({ item: 'user', deletedId: 'userId' });
 
 function UsersList({ currentUser }: { currentUser: AuthUser }) {
   const { t } = useTranslation();
-  const textOf = useErrorText();
-  const [filterText, setFilterText] = useState('');
-  const search = useDebouncedSearch(filterText);
-  const list = useUserList(search);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const sentinel = useNearBottom(list.status === 'ready' && list.hasMore, list.loadMore);
-
   // Core spec §7: other admins' changes show live (`company-{id}-user` create, update, delete).
-  useChannel(`company-${currentUser.companyId}-user`, (event) => {
-    const user = event.user as User | undefined;
-    if (event.action === 'delete' && typeof event.userId === 'number') list.remove(event.userId);
-    else if (event.action === 'create' && user && !search) list.insert(user);
-    else if (event.action === 'update' && user) list.replace(user);
+  const list = useLiveList({
+    fetchPage: async (query, options) => {
+      const page = await listUsers(query, options);
+      return { items: page.users, hasMore: page.hasMore, nextCursor: page.nextCursor };
+    },
+    compare: byName,
+    channel: `company-${currentUser.companyId}-user`,
+    change: userChange,
   });
 
   const columns: TableProps.ColumnDefinition<User>[] = [
@@ -56,119 +44,25 @@ function UsersList({ currentUser }: { currentUser: AuthUser }) {
     { id: 'email', header: t('users.columns.email'), cell: (u) => u.email },
     { id: 'profile', header: t('users.columns.profile'), cell: (u) => t(`users.profiles.${u.profile}`) },
     { id: 'workHours', header: t('users.columns.workHours'), cell: (u) => `${u.startWork} – ${u.endWork}` },
-    {
-      id: 'actions',
-      header: t('users.columns.actions'),
-      cell: (u) => (
-        <SpaceBetween direction="horizontal" size="xxs">
-          <Button
-            variant="icon"
-            iconName="edit"
-            ariaLabel={t('users.edit', { name: u.name })}
-            onClick={() => setEditing({ kind: 'edit', userId: u.id })}
-          />
-          <Button
-            variant="icon"
-            iconName="remove"
-            ariaLabel={t('users.remove', { name: u.name })}
-            // The server refuses deleting oneself (ERR_CANNOT_DELETE_SELF); do not offer it.
-            disabled={u.id === currentUser.id}
-            onClick={() => setDeleting(u)}
-          />
-        </SpaceBetween>
-      ),
-    },
   ];
 
-  const firstLoad = list.status === 'loading' && list.users.length === 0;
-  const failedFirst = list.status === 'error' && list.users.length === 0;
-
-  const footer =
-    list.users.length > 0 && list.status === 'loading' ? (
-      <Box textAlign="center">
-        <StatusIndicator type="loading">{t('users.loadingMore')}</StatusIndicator>
-      </Box>
-    ) : list.users.length > 0 && list.status === 'error' ? (
-      <Box textAlign="center">
-        <SpaceBetween direction="horizontal" size="xs" alignItems="center">
-          <StatusIndicator type="error">{textOf(list.error)}</StatusIndicator>
-          <Button onClick={list.retry}>{t('common.retry')}</Button>
-        </SpaceBetween>
-      </Box>
-    ) : undefined;
-
   return (
-    <>
-      <Table
-        variant="full-page"
-        stickyHeader
-        items={list.users}
-        trackBy="id"
-        columnDefinitions={columns}
-        loading={firstLoad}
-        loadingText={t('users.loading')}
-        header={
-          <Header
-            variant="awsui-h1-sticky"
-            actions={
-              <Button variant="primary" iconName="add-plus" onClick={() => setEditing({ kind: 'create' })}>
-                {t('users.add')}
-              </Button>
-            }
-          >
-            {t('users.title')}
-          </Header>
-        }
-        filter={
-          <TextFilter
-            filteringText={filterText}
-            filteringPlaceholder={t('users.searchPlaceholder')}
-            filteringAriaLabel={t('users.searchLabel')}
-            onChange={({ detail }) => setFilterText(detail.filteringText)}
-          />
-        }
-        empty={
-          failedFirst ? (
-            <Alert
-              type="error"
-              header={t('users.loadError')}
-              action={<Button onClick={list.retry}>{t('common.retry')}</Button>}
-            >
-              {textOf(list.error)}
-            </Alert>
-          ) : (
-            <Box textAlign="center" color="inherit">
-              {search ? t('users.noMatch') : t('users.empty')}
-            </Box>
-          )
-        }
-        footer={footer}
-      />
-      {/* Infinite scroll (core spec §9): the next page loads when this comes within 100 px of the bottom. */}
-      <div ref={sentinel} data-testid="users-list-end" />
-      {editing && (
-        <UserDialog
-          userId={editing.kind === 'edit' ? editing.userId : undefined}
-          currentUser={currentUser}
-          onDismiss={() => setEditing(null)}
-          onSaved={(user) => {
-            setEditing(null);
-            if (editing.kind === 'create') list.reset();
-            else list.replace(user);
-          }}
-        />
+    <ListPage
+      list={list}
+      section="users"
+      // The heading reads just the title (the screen's tests and the spec name it so).
+      counter={false}
+      columns={columns}
+      itemName={(u) => u.name}
+      form={({ item, onDismiss, onSaved }) => (
+        // The dialog reads the user afresh rather than trusting the list's copy.
+        <UserDialog userId={item?.id} currentUser={currentUser} onDismiss={onDismiss} onSaved={onSaved} />
       )}
-      {deleting && (
-        <DeleteUserModal
-          user={deleting}
-          onDismiss={() => setDeleting(null)}
-          onDeleted={(id) => {
-            setDeleting(null);
-            list.remove(id);
-          }}
-        />
-      )}
-    </>
+      remove={(u) => deleteUser(u.id)}
+      // The server refuses deleting oneself (ERR_CANNOT_DELETE_SELF); do not offer it.
+      removeDisabled={(u) => u.id === currentUser.id}
+      endTestId="users-list-end"
+    />
   );
 }
 
