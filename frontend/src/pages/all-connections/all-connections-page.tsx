@@ -11,7 +11,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listAllConnections } from '@/api/connections';
 import { useCurrentUser } from '@/components/shell/shell-context';
-import { useErrorText } from '@/components/use-error-text';
+import { useErrorText } from '@/hooks/use-error-text';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { useOnReconnect } from '@/realtime/use-socket';
 import { addToCounts, totalsOf, type CompanyCounts } from './company-counts';

@@ -8,7 +8,7 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '@/components/language-select';
-import { useOnFollow } from '@/components/use-on-follow';
+import { useOnFollow } from '@/hooks/use-on-follow';
 import { PRODUCT_NAME } from '@/product';
 
 /** The frame of the public pages: product name, language picker, and the page's form in one narrow card. */

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/api/api-error';
 import { connectCloudApiNumber, type CloudApiInput, type Connection } from '@/api/connections';
 import { useNotifications } from '@/components/notifications';
-import { useErrorText } from '@/components/use-error-text';
+import { useErrorText } from '@/hooks/use-error-text';
 import { serverErrors, type FormErrors } from './connection-form';
 import { withGraphMessage } from './meta-login';
 

@@ -20,8 +20,8 @@ import {
   type ConnectionChannel,
 } from '@/api/connections';
 import { useNotifications } from '@/components/notifications';
-import { useErrorText } from '@/components/use-error-text';
-import { useRequest } from '@/components/use-request';
+import { useErrorText } from '@/hooks/use-error-text';
+import { useRequest } from '@/hooks/use-request';
 import {
   AssessmentsTab,
   ChatbotTab,

@@ -13,7 +13,7 @@ import { deleteConnection, type Connection, type ConnectionChannel } from '@/api
 import type { PlanFlags } from '@/api/plans';
 import { ConfirmDeleteModal } from '@/components/confirm-modal';
 import { useCurrentUser, usePlan } from '@/components/shell/shell-context';
-import { useErrorText } from '@/components/use-error-text';
+import { useErrorText } from '@/hooks/use-error-text';
 import { useLiveConnections } from '@/components/use-live-connections';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { can, connectionsRoleOf } from '@/permissions';

@@ -14,7 +14,7 @@ import {
   type SkippedMetaTarget,
 } from '@/api/connections';
 import { useAppServices } from '@/app-services';
-import { useErrorText } from '@/components/use-error-text';
+import { useErrorText } from '@/hooks/use-error-text';
 import { ChannelLabel } from './connection-status';
 import { isLoginRedirect, metaLoginRedirectUri, metaLoginUrl, readLoginRedirect, withGraphMessage } from './meta-login';
 

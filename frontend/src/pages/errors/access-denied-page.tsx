@@ -2,7 +2,7 @@ import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useTranslation } from 'react-i18next';
-import { useOnFollow } from '@/components/use-on-follow';
+import { useOnFollow } from '@/hooks/use-on-follow';
 
 /**
  * The 403 screen (core spec §2): 'Oops! Acesso Negado!' with a 'Voltar' button to /tickets. Pages render it

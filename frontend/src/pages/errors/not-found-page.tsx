@@ -2,7 +2,7 @@ import Box from '@cloudscape-design/components/box';
 import Link from '@cloudscape-design/components/link';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useTranslation } from 'react-i18next';
-import { useOnFollow } from '@/components/use-on-follow';
+import { useOnFollow } from '@/hooks/use-on-follow';
 
 /** Any path no route matches. */
 export function NotFoundPage() {

@@ -6,6 +6,7 @@ import { ListPage } from '@/components/list-page/list-page';
 import { channelChange, useLiveList } from '@/components/list-page/use-live-list';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { QuickMessageDialog } from './quick-message-dialog';
+import { companyChannel } from '@contracts/realtime';
 
 /** Who may change a reply (decisions D59): its owner, or anyone while it is shared and not locked (visao). */
 export const mayChange = (record: QuickMessage, userId: number): boolean =>
@@ -31,7 +32,7 @@ export function QuickMessagesPage() {
       return { items: page.records, hasMore: page.hasMore, nextCursor: page.nextCursor };
     },
     compare: byShortcode,
-    channel: `company-${user.companyId}-quickemessage`,
+    channel: companyChannel(user.companyId, 'quickemessage'),
     change: quickMessageChange,
   });
   const locked = (r: QuickMessage) => !mayChange(r, user.id) && t('quickMessages.locked');

@@ -30,7 +30,7 @@ import {
 } from '@/api/tickets';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
-import { useRequest } from '@/components/use-request';
+import { useRequest } from '@/hooks/use-request';
 import { formatPhone, formatShortDateTime } from './format';
 import { useTicketScreen } from './ticket-screen-context';
 

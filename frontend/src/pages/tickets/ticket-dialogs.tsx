@@ -23,7 +23,7 @@ import {
   type TicketLogEntry,
 } from '@/api/tickets';
 import { useNotifications } from '@/components/notifications';
-import { useRequest } from '@/components/use-request';
+import { useRequest } from '@/hooks/use-request';
 import { formatPhone, formatShortDateTime } from './format';
 import { useTicketActions, type TicketDialog } from './ticket-actions';
 import { settingOn, useTicketScreen } from './ticket-screen-context';

@@ -5,7 +5,7 @@ import { listTags, type Tag } from '@/api/tags';
 import { getCompanySettings, listCompanyQueues, type CompanyQueue, type TicketScreenSettings } from '@/api/tickets';
 import { listUserNames } from '@/api/users';
 import { useCurrentUser } from '@/components/shell/shell-context';
-import { useRequest } from '@/components/use-request';
+import { useRequest } from '@/hooks/use-request';
 import { roleOf } from '@/permissions';
 
 /**

@@ -9,6 +9,7 @@ import { useCurrentUser } from '@/components/shell/shell-context';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { UserDialog } from './user-dialog';
 import { isAdmin } from './user-form';
+import { companyChannel } from '@contracts/realtime';
 
 /** The list's order: by name, accent- and case-insensitively, like the server's (D5). */
 const byName = (a: User, b: User) => a.name.localeCompare(b.name, 'pt', { sensitivity: 'base' });
@@ -24,7 +25,7 @@ function UsersList({ currentUser }: { currentUser: AuthUser }) {
       return { items: page.users, hasMore: page.hasMore, nextCursor: page.nextCursor };
     },
     compare: byName,
-    channel: `company-${currentUser.companyId}-user`,
+    channel: companyChannel(currentUser.companyId, 'user'),
     change: userChange,
   });
 
