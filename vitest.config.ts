@@ -61,7 +61,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias: { ...alias, '@': r('./frontend/src') } },
+        resolve: { alias: { ...alias, '@': r('./frontend/src'), '@contracts': r('./functions/contracts') } },
         test: {
           name: 'frontend',
           include: ['frontend/src/**/*.test.{ts,tsx}'],

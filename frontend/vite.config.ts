@@ -28,7 +28,9 @@ const vendor = (name: string, packages: string[], priority: number) => ({
 export default defineConfig({
   root: here('.'),
   plugins: [react()],
-  resolve: { alias: { '@': here('./src') } },
+  // `@contracts/*`: the wire shapes shared with the server (functions/contracts/, decisions D85); the app
+  // imports their types only, so zod stays out of the bundle.
+  resolve: { alias: { '@': here('./src'), '@contracts': here('../functions/contracts') } },
   server: { port: 5173, strictPort: true, proxy },
   preview: { port: 4173, strictPort: true, proxy },
   build: {
