@@ -22,6 +22,7 @@ export const AREAS = [
   'queues',
   'messages',
   'quick-messages',
+  'files',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -384,6 +385,20 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'set-simulator-history',
     auth: 'user',
   },
+
+  // Files (file lists): admin spec §2, §7.
+  { method: 'GET', path: '/files', area: 'files', handler: 'list-file-lists', auth: 'admin' },
+  { method: 'GET', path: '/files/{id}', area: 'files', handler: 'get-file-list', auth: 'admin' },
+  { method: 'POST', path: '/files', area: 'files', handler: 'create-file-list', auth: 'admin' },
+  { method: 'PUT', path: '/files/{id}', area: 'files', handler: 'update-file-list', auth: 'admin' },
+  {
+    method: 'POST',
+    path: '/files/uploadList/{id}',
+    area: 'files',
+    handler: 'upload-file-list-files',
+    auth: 'admin',
+  },
+  { method: 'DELETE', path: '/files/{id}', area: 'files', handler: 'delete-file-list', auth: 'admin' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

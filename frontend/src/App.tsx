@@ -53,7 +53,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'queues', titleKey: 'menu.queues' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: 'files', titleKey: 'menu.files' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
   { path: 'subscription', titleKey: 'menu.subscription' },
   { path: 'settings', titleKey: 'menu.settings' },
@@ -115,6 +114,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({
               Component: (await import('./pages/quick-messages/quick-messages-page')).QuickMessagesPage,
             }),
+          },
+          {
+            path: 'files',
+            lazy: async () => ({ Component: (await import('./pages/files/files-page')).FilesPage }),
           },
           {
             path: 'users',

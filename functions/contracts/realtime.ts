@@ -17,6 +17,8 @@ export const COMPANY_CHANNELS = {
   whatsappSession: ['update'],
   quickemessage: ['create', 'update', 'delete'],
   queue: ['create', 'update', 'delete'],
+  /** File lists (administration spec §7; decisions D88): `files` on create and update, `fileId` on delete. */
+  file: ['create', 'update', 'delete'],
   /**
    * The import of old messages' progress (decisions D78); on the wire it is `importMessages-{id}`, the
    * spec's own name, not a `company-` channel.

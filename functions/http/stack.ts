@@ -83,6 +83,12 @@ export interface RouteHandler<P = unknown, Q = unknown, B = unknown> {
    * webhooks that sign the exact bytes (Meta's `X-Hub-Signature-256`). Default `json`.
    */
   bodyType?: 'json' | 'multipart' | 'raw';
+  /**
+   * Multipart fields that may come several times (the spec's `POST /files/uploadList/{id}` sends `files`,
+   * `id`, `name` and `mediaType` once per file): the body schema gets each as an array of its parts, in
+   * order, even when sent once. Any other field keeps one value, the last part of its name.
+   */
+  repeatedParts?: readonly string[];
   handle: (input: RouteInput<P, Q, B>) => Promise<unknown>;
 }
 
@@ -112,7 +118,13 @@ const unsupportedMediaType = (expected: string) =>
   ]);
 
 /** Parses multipart/form-data with the runtime's own parser (undici's, in Node 20 and 22). */
-const readMultipart = async (raw: Buffer, contentType: string): Promise<Record<string, string | UploadedFile>> => {
+type FormValue = string | UploadedFile;
+
+const readMultipart = async (
+  raw: Buffer,
+  contentType: string,
+  repeated: ReadonlySet<string>,
+): Promise<Record<string, FormValue | FormValue[]>> => {
   let form: FormData;
   try {
     form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
@@ -121,9 +133,10 @@ const readMultipart = async (raw: Buffer, contentType: string): Promise<Record<s
       { field: 'body', reason: 'not valid multipart/form-data' },
     ]);
   }
-  const fields: Record<string, string | UploadedFile> = {};
+  const fields: Record<string, FormValue | FormValue[]> = {};
+  for (const name of repeated) fields[name] = [];
   for (const [name, value] of form) {
-    fields[name] =
+    const part: FormValue =
       typeof value === 'string'
         ? value
         : {
@@ -132,11 +145,18 @@ const readMultipart = async (raw: Buffer, contentType: string): Promise<Record<s
             contentType: value.type,
             bytes: Buffer.from(await value.arrayBuffer()),
           };
+    if (repeated.has(name)) (fields[name] as FormValue[]).push(part);
+    else fields[name] = part;
   }
   return fields;
 };
 
-const readBody = async (event: HttpEvent, limit: number, bodyType: 'json' | 'multipart' | 'raw'): Promise<unknown> => {
+const readBody = async (
+  event: HttpEvent,
+  limit: number,
+  bodyType: 'json' | 'multipart' | 'raw',
+  repeated: ReadonlySet<string> = new Set(),
+): Promise<unknown> => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (raw.byteLength > limit) throw new PayloadTooLarge(limit);
@@ -144,7 +164,7 @@ const readBody = async (event: HttpEvent, limit: number, bodyType: 'json' | 'mul
   const contentType = event.headers?.['content-type'] ?? (bodyType === 'json' ? 'application/json' : '');
   if (bodyType === 'multipart') {
     if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw unsupportedMediaType('multipart/form-data');
-    return readMultipart(raw, contentType);
+    return readMultipart(raw, contentType, repeated);
   }
   if (!contentType.toLowerCase().includes('json')) throw unsupportedMediaType('application/json');
   try {
@@ -185,7 +205,12 @@ const toResult = (value: unknown): HttpResult => {
 
 const invokeRoute = async (route: RouteDef, def: RouteHandler, event: HttpEvent): Promise<HttpResult> => {
   const claims = await verifiedToken(event, route);
-  const body = await readBody(event, def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, def.bodyType ?? 'json');
+  const body = await readBody(
+    event,
+    def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    def.bodyType ?? 'json',
+    new Set(def.repeatedParts),
+  );
   const params = parsePart('params', def.params, event.pathParameters ?? {});
   const query = parsePart('query', def.query, event.queryStringParameters ?? {});
   const parsedBody = parsePart('body', def.body, body);

@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
+import { handler as filesHandler } from '../../functions/http/files';
 import { handler as systemHandler } from '../../functions/http/system';
 import { handler as tagsHandler } from '../../functions/http/tags';
 import { handler as usersHandler } from '../../functions/http/users';
@@ -119,6 +120,24 @@ describe('the HTTP handler stack', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ERR_MALFORMED_BODY', fields: [{ field: 'body' }] });
+  });
+
+  it('hands a route its repeated multipart parts as arrays, in order (two files, one option id: a 400 on id)', async () => {
+    const form = new FormData();
+    form.append('files', new Blob(['%PDF-1.4 a']), 'a.pdf');
+    form.append('id', '1');
+    form.append('files', new Blob(['%PDF-1.4 b']), 'b.pdf');
+    form.append('typeArch', 'fileList');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const adminToken = await signAccessToken({ companyId: 7, userId: 3, profile: 'admin', super: false });
+    const res = await call(filesHandler, 'POST', '/files/uploadList/1', {
+      body: Buffer.from(await request.arrayBuffer()).toString('latin1'),
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': request.headers.get('content-type')! },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toEqual([
+      { field: 'body.id', reason: 'one option id per file, in the order of the files' },
+    ]);
   });
 
   it('never leaks a stack trace: an unexpected failure is a bare 500', async () => {

@@ -53,6 +53,8 @@ const ERROR_CODES = [
   'ERR_META_GRAPH',
   'ERR_META_ALREADY_CONNECTED',
   'ERR_META_NOT_CONNECTED',
+  'ERR_NO_FILE_FOUND',
+  'ERR_FILE_LIST_IN_USE',
 ];
 
 type Tree = { [key: string]: string | Tree };

@@ -46,3 +46,26 @@ export const safeFileName = (name: string): string => {
     .slice(-100);
   return cleaned || 'file';
 };
+
+/**
+ * The kind of message a stored file makes, from its detected content type (the spec's message
+ * `mediaType` values): image, video, audio, else `application` (sent as a document).
+ */
+export const mediaKindOf = (contentType: string): 'image' | 'video' | 'audio' | 'application' =>
+  contentType.startsWith('image/')
+    ? 'image'
+    : contentType.startsWith('video/')
+      ? 'video'
+      : contentType.startsWith('audio/')
+        ? 'audio'
+        : 'application';
+
+/** A media key's extension: the file name's (letters and digits, at most 10), else `bin`. */
+export const fileExtension = (filename: string): string => {
+  const match = /\.([A-Za-z0-9]{1,10})$/.exec(safeFileName(filename));
+  return match ? match[1]!.toLowerCase() : 'bin';
+};
+
+/** The name people see for an uploaded file: its last path segment, trimmed, at most 200 characters. */
+export const displayFileName = (filename: string): string =>
+  (filename.split(/[\\/]/).pop() ?? '').trim().slice(-200) || 'file';

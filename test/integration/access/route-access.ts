@@ -16,6 +16,7 @@ import { createContact } from '../../../functions/data/contact-repository';
 import { nextId } from '../../../functions/data/counter-repository';
 import { createNote, noteWireId } from '../../../functions/data/note-repository';
 import { createQuickMessage } from '../../../functions/data/quick-message-repository';
+import { createFileList } from '../../../functions/data/file-list-repository';
 import { createTicket } from '../../../functions/data/ticket-repository';
 import { putMediaObject } from '../../../functions/data/media-store';
 import { storeMessage } from '../../../functions/data/message-repository';
@@ -312,6 +313,37 @@ const byOwnMessage = (
     request(await ownMessage(owner.company.id, owner.admin.id, audio, await foreignMessageTicket(owner))),
   missing: () => request('999999999-01ARZ3NDEKTSV4RRFFQ69G5FAV'),
 });
+
+/** A file list of a company with one option (id 1) waiting for its file. */
+const someFileList = (companyId: number) =>
+  createFileList(companyId, {
+    name: uniqueName('Lista'),
+    message: 'Seguem os arquivos',
+    userId: null,
+    optionNames: ['Tabela'],
+  });
+
+/** Routes keyed by a file-list id: one of the caller's company, another tenant's, or one never made. */
+const byFileList = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someFileList(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'fileList', 1000);
+    return request((await someFileList(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+
+/** The spec's upload form {fileId, typeArch, files, mediaType, name, id}: a PDF for option 1. */
+const fileListForm = (fileListId: number) => {
+  const form = new FormData();
+  form.append('fileId', String(fileListId));
+  form.append('typeArch', 'fileList');
+  form.append('files', new Blob([Buffer.from('%PDF-1.4 lista')], { type: 'application/pdf' }), 'tabela.pdf');
+  form.append('mediaType', 'application/pdf');
+  form.append('name', 'Tabela');
+  form.append('id', '1');
+  return form;
+};
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
@@ -871,6 +903,26 @@ export const ACCESS: Record<string, AccessRow> = {
       return { path: '/messages-allMe', query: { fromMe: 'true', dateStart: today, dateEnd: today } };
     },
   },
+
+  // File lists (decisions D88): admins only (a plain user gets the no-permission answer).
+  'GET /files': { allow: admins, request: async () => ({ path: '/files', query: { searchParam: 'lis' } }) },
+  'GET /files/{id}': { allow: admins, ...byFileList((id) => ({ path: `/files/${id}` })) },
+  'POST /files': {
+    allow: admins,
+    request: async () => ({
+      path: '/files',
+      body: { name: uniqueName('Lista'), message: 'Seguem os arquivos', options: [{ name: 'Tabela' }] },
+    }),
+  },
+  'PUT /files/{id}': {
+    allow: admins,
+    ...byFileList((id) => ({ path: `/files/${id}`, body: { message: 'Nova mensagem' } })),
+  },
+  'POST /files/uploadList/{id}': {
+    allow: admins,
+    ...byFileList((id) => ({ path: `/files/uploadList/${id}`, body: fileListForm(id) })),
+  },
+  'DELETE /files/{id}': { allow: admins, ...byFileList((id) => ({ path: `/files/${id}` })) },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */
