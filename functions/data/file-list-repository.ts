@@ -129,13 +129,16 @@ export const saveFileList = async (current: FileList, changes: FileListChanges):
 export const MAX_CHECKED_QUEUES = MAX_TRANSACTION_ITEMS - 1;
 
 /**
- * Deletes the list as read, in one transaction with a check that none of `queueIds` names it in
- * `fileListId` — so a queue that took the list between the caller's look at the queues and this write
- * stops the delete (decisions D88). Any failed condition is a plain 409 ERR_CONFLICT: the caller reads
+ * Deletes the list as read, in one transaction with a check that each of `queues` is still the version the
+ * caller read (and found not using the list, as `fileListId` or in its chatbot tree) — so a queue changed
+ * between the caller's look at the queues and this write stops the delete (decisions D88, D89). Any failed condition is a plain 409 ERR_CONFLICT: the caller reads
  * again and then sees who uses it.
  */
-export const deleteFileList = async (current: FileList, queueIds: readonly number[]): Promise<void> => {
-  if (queueIds.length > MAX_CHECKED_QUEUES) throw new Error(`at most ${MAX_CHECKED_QUEUES} queues can be checked`);
+export const deleteFileList = async (
+  current: FileList,
+  queues: readonly { id: number; version: number }[],
+): Promise<void> => {
+  if (queues.length > MAX_CHECKED_QUEUES) throw new Error(`at most ${MAX_CHECKED_QUEUES} queues can be checked`);
   const items: TransactItem[] = [
     {
       Delete: {
@@ -144,12 +147,11 @@ export const deleteFileList = async (current: FileList, queueIds: readonly numbe
         ExpressionAttributeValues: { ':seen': current.version },
       },
     },
-    ...queueIds.map((queueId): TransactItem => ({
+    ...queues.map((queue): TransactItem => ({
       ConditionCheck: {
-        Key: queueKeys(current.companyId, queueId),
-        ConditionExpression:
-          'attribute_not_exists(fileListId) OR attribute_type(fileListId, :null) OR fileListId <> :list',
-        ExpressionAttributeValues: { ':null': 'NULL', ':list': current.id },
+        Key: queueKeys(current.companyId, queue.id),
+        ConditionExpression: 'attribute_not_exists(pk) OR version = :v OR attribute_not_exists(version)',
+        ExpressionAttributeValues: { ':v': queue.version },
       },
     })),
   ];

@@ -4,6 +4,9 @@ import { DomainError } from '../shared/errors';
 import { errorFields, logger } from '../shared/logger';
 import { putConnection } from '../data/ws-connection-repository';
 import { wsStatus, type WsEvent, type WsResult } from './events';
+import { startEntryPoint } from './entry-point';
+
+startEntryPoint();
 
 /**
  * $connect: the browser opens `wss://…/ws?token=<access token>` (browsers cannot set headers on a

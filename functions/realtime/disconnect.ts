@@ -1,6 +1,9 @@
 import { errorFields, logger } from '../shared/logger';
 import { deleteConnection } from '../data/ws-connection-repository';
 import { wsStatus, type WsEvent, type WsResult } from './events';
+import { startEntryPoint } from './entry-point';
+
+startEntryPoint();
 
 /** $disconnect: forget the connection (best effort: ttl removes it anyway). */
 export const handler = async (event: WsEvent): Promise<WsResult> => {

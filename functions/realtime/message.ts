@@ -5,6 +5,9 @@ import { wsStatus, type WsEvent, type WsResult } from './events';
 import { postToConnection } from './publisher';
 import { ROOM_ACTIONS, type RoomAction } from './rooms';
 import { WS_ACTIONS } from './routes';
+import { startEntryPoint } from './entry-point';
+
+startEntryPoint();
 
 /**
  * Named actions (route selection on `action`) and `$default`. Each action answers the sender through

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fileListForSending } from '../../functions/core/files/file-list-service';
 import { deleteFileList, getFileList } from '../../functions/data/file-list-repository';
-import { createQueue } from '../../functions/data/queue-repository';
+import { createQueue, updateQueue } from '../../functions/data/queue-repository';
 import { eventsUntil, type SocketEvent } from '../helpers/connections';
 import { api, freshCompany, TINY_PNG, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets } from '../helpers/ws-client';
@@ -341,10 +341,15 @@ describe('file lists: delete', () => {
   it('the delete re-checks, in its transaction, the queues it looked at: one that took the list meanwhile stops it', async () => {
     const c = await freshCompany();
     const list = await newList(c, 'Corrida');
-    // The service saw this queue without the list; by the time the delete lands, the queue sends it.
-    const queue = await createQueue(c.company.id, { name: 'Corrida', color: '#778899', fileListId: list.id });
+    // The service saw this queue (version 1) without the list; by the time the delete lands, an admin changed
+    // the queue to send it.
+    const queue = await createQueue(c.company.id, { name: 'Corrida', color: '#778899' });
+    await updateQueue(queue, { fileListId: list.id });
     const current = (await getFileList(c.company.id, list.id))!;
-    await expect(deleteFileList(current, [queue.id])).rejects.toMatchObject({ status: 409, code: 'ERR_CONFLICT' });
+    await expect(deleteFileList(current, [{ id: queue.id, version: queue.version }])).rejects.toMatchObject({
+      status: 409,
+      code: 'ERR_CONFLICT',
+    });
     expect(await getFileList(c.company.id, list.id)).toEqual(current);
   });
 });

@@ -256,6 +256,21 @@ describe('chatbot option trees', () => {
   });
 });
 
+describe('chatbot options that send a file list', () => {
+  it('name an existing list of the company; that list cannot be deleted while an option sends it', async () => {
+    const list = await api(t.adminToken).post('/files', { name: 'Catálogo', message: 'Segue o catálogo' });
+    expect(list.status, JSON.stringify(list.body)).toBe(201);
+    const q = await newQueue(t.adminToken, {
+      chatbots: [{ name: 'Ver catálogo', greetingMessage: 'Enviando', queueType: 'file', optFileId: list.body.id }],
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(201);
+    expect(q.body.chatbots[0]).toMatchObject({ queueType: 'file', optFileId: list.body.id });
+    const refused = await api(t.adminToken).delete(`/files/${list.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'ERR_FILE_LIST_IN_USE', details: { queues: [{ id: q.body.id }] } });
+  });
+});
+
 describe('deleting a queue', () => {
   it("is refused while another queue's chatbot sends customers there, naming that queue", async () => {
     const target = (await newQueue(t.adminToken, { name: 'Destino' })).body;

@@ -55,6 +55,10 @@ const ERROR_CODES = [
   'ERR_META_NOT_CONNECTED',
   'ERR_NO_FILE_FOUND',
   'ERR_FILE_LIST_IN_USE',
+  'ERR_QUEUE_IN_USE',
+  'ERR_PLAN_LIMIT_QUEUES',
+  'ERR_CHATBOT_NOT_FOUND',
+  'ERR_QUEUE_NOT_FOUND',
 ];
 
 type Tree = { [key: string]: string | Tree };

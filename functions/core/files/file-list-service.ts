@@ -24,6 +24,7 @@ import {
 } from '../../data/file-list-repository';
 import { deleteMediaObject, mediaUrl, putMediaObject } from '../../data/media-store';
 import { listQueues } from '../../data/queue-repository';
+import { flatten } from '../queues/chatbot-tree';
 import { detectAttachmentType, displayFileName, fileExtension, mediaKindOf } from '../media/attachments';
 import { managers, publish } from '../notifier';
 import { fetchPage, type PagingInput } from '../paging';
@@ -276,7 +277,10 @@ export const deleteCompanyFileList = async (auth: AuthContext, id: number): Prom
   const deleted = await withRetry(CHANGED_MEANWHILE, async () => {
     const current = await findFileList(companyId, id);
     const queues = await listQueues(companyId);
-    const using = queues.filter((q) => q.fileListId === id);
+    // A queue sends it, or one of its chatbot options of kind file does (D89).
+    const using = queues.filter(
+      (q) => q.fileListId === id || flatten(q.chatbots).some((o) => o.queueType === 'file' && o.optFileId === id),
+    );
     if (using.length > 0) {
       throw new Conflict('ERR_FILE_LIST_IN_USE', 'Queues send this file list: remove it from them first', {
         queues: using.map((q) => ({ id: q.id, name: q.name })),
@@ -285,7 +289,7 @@ export const deleteCompanyFileList = async (auth: AuthContext, id: number): Prom
     }
     await deleteFileList(
       current,
-      queues.slice(0, MAX_CHECKED_QUEUES).map((q) => q.id),
+      queues.slice(0, MAX_CHECKED_QUEUES).map((q) => ({ id: q.id, version: q.version })),
     );
     return current;
   });

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { listFileLists, type FileListView } from '@/api/files';
-import { usePagedList, type PageFetcher } from '@/components/use-paged-list';
+import { usePagedList, type PageFetcher } from '@/hooks/use-paged-list';
 
 /** The server's order: by name, accent- and case-insensitively (decisions D5). */
 const byName = (a: FileListView, b: FileListView) =>
