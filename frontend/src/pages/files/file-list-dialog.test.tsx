@@ -1,6 +1,8 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// A test, not the app: reading the server's limits here adds nothing to the bundle.
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import * as contracts from '@contracts/files';
 import {
   FILE_LIST_FILE_MAX_BYTES,
