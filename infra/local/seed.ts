@@ -2,6 +2,8 @@ import { hashPassword } from '../../functions/core/passwords';
 import { createCompany, getCompany } from '../../functions/data/company-repository';
 import { createPlan, type Plan } from '../../functions/data/plan-repository';
 import { createQueue } from '../../functions/data/queue-repository';
+import { nextId } from '../../functions/data/counter-repository';
+import type { ChatbotOption } from '../../functions/contracts/queues';
 import { createUser } from '../../functions/data/user-repository';
 
 /**
@@ -110,11 +112,42 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     orderQueue: 1,
     greetingMessage: 'Olá! Em que podemos ajudar na sua compra?',
   });
+  // Suporte answers with a chatbot menu (decisions D89, D91): a customer picks a topic, or goes to Vendas.
+  const bot = async (
+    name: string,
+    greetingMessage: string,
+    extra: Partial<ChatbotOption> = {},
+  ): Promise<ChatbotOption> => ({
+    id: await nextId(demo.id, 'chatbot'),
+    name,
+    queueType: 'text',
+    greetingMessage,
+    closeTicket: false,
+    optQueueId: null,
+    optUserId: null,
+    optIntegrationId: null,
+    optFileId: null,
+    options: [],
+    ...extra,
+  });
   const suporte = await createQueue(demo.id, {
     name: 'Suporte',
     color: '#1565c0',
     orderQueue: 2,
     greetingMessage: 'Olá! Conte-nos o que aconteceu.',
+    chatbots: [
+      await bot('Internet', 'Sobre a sua internet:', {
+        options: [
+          await bot('Sem conexão', 'Desligue o roteador por 30 segundos e ligue de novo. Se não voltar, responda *#*.'),
+          await bot('Conexão lenta', 'Faça um teste em velocidade.zapdesk.local e nos envie o resultado.'),
+        ],
+      }),
+      await bot('Segunda via do boleto', 'Enviaremos a segunda via em instantes.'),
+      await bot('Comprar um plano', 'Vou te passar para o time de Vendas.', {
+        queueType: 'queue',
+        optQueueId: vendas.id,
+      }),
+    ],
   });
   await createUser(demo.id, {
     name: 'Administradora Demo',
