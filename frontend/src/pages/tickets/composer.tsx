@@ -12,6 +12,7 @@ import { editMessage, sendMediaMessage, sendTextMessage, type ButtonMessageKind,
 import { listComposerQuickMessages, type QuickMessage } from '@/api/quick-messages';
 import type { Ticket } from '@/api/tickets';
 import { useNotifications } from '@/components/notifications';
+import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { useTicketActions } from './ticket-actions';
 import { settingOn, useTicketScreen } from './ticket-screen-context';
 
@@ -179,7 +180,7 @@ export function Composer({
         >
           <Box fontSize="body-s">
             <b>{t(mode.kind === 'edit' ? 'tickets.composer.editing' : 'tickets.composer.replying')}</b>{' '}
-            {mode.message.body}
+            {stripWhatsappMarkup(mode.message.body)}
           </Box>
           <Button
             variant="icon"

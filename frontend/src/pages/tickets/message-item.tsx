@@ -4,7 +4,8 @@ import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/com
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@/api/messages';
-import { MessageMarkdown, formatClock } from './format';
+import { WhatsappMarkup, renderWhatsappMarkup } from '@/components/whatsapp-markup';
+import { formatClock } from './format';
 
 /** Core spec §4: own messages may be edited within 15 minutes of sending. */
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
@@ -178,8 +179,9 @@ export function MessageItem({
               {message.quotedMsg.fromMe ? t('tickets.message.you') : (message.quotedMsg.contact?.name ?? '')}
             </Box>
             <Box fontSize="body-s">
-              {message.quotedMsg.body ||
-                t(`tickets.mediaTypes.${message.quotedMsg.mediaType}`, { defaultValue: message.quotedMsg.mediaType })}
+              {message.quotedMsg.body
+                ? renderWhatsappMarkup(message.quotedMsg.body)
+                : t(`tickets.mediaTypes.${message.quotedMsg.mediaType}`, { defaultValue: message.quotedMsg.mediaType })}
             </Box>
           </div>
         )}
@@ -198,7 +200,7 @@ export function MessageItem({
             )}
             {showBody && !message.vCard && (
               <div data-field="body">
-                <MessageMarkdown text={message.body} />
+                <WhatsappMarkup text={message.body} />
               </div>
             )}
             {transcript && (
