@@ -124,7 +124,10 @@ function Header({ ticket, onToggleDrawer }: { ticket: Ticket; onToggleDrawer: ()
           </>
         )}
         {ticket.status === 'closed' && (
-          <Button variant="primary" onClick={() => void actions.change(ticket, transitions.reopen(user.id))}>
+          <Button
+            variant="primary"
+            onClick={() => void actions.change(ticket, transitions.reopen(user.id), { open: true })}
+          >
             {t('tickets.actions.reopen')}
           </Button>
         )}
