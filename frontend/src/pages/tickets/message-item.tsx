@@ -113,7 +113,8 @@ export const messageActions = (
     actions.push('edit');
   if (message.fromMe) actions.push('delete');
   if (message.mediaType === 'audio' && message.mediaUrl) actions.push('transcribe');
-  if (isGroup && !message.fromMe && message.participant) actions.push('talkToSender');
+  // The writer's number finds or creates their contact; a writer known only by LID cannot be reached.
+  if (isGroup && !message.fromMe && message.participant?.number) actions.push('talkToSender');
   return actions;
 };
 
