@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { editMessage, sendMediaMessage, sendTextMessage, type ButtonMessageKind, type Message } from '@/api/messages';
 import { listComposerQuickMessages, type QuickMessage } from '@/api/quick-messages';
 import type { Ticket } from '@/api/tickets';
+import { chatColor } from '@/components/chat-colors';
 import { useNotifications } from '@/components/notifications';
 import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { useTicketActions } from './ticket-actions';
@@ -171,7 +172,7 @@ export function Composer({
       {mode && (
         <div
           style={{
-            borderLeft: '4px solid #35cd96',
+            borderLeft: `4px solid ${chatColor.quoteBar}`,
             padding: '2px 8px',
             marginBottom: 4,
             display: 'flex',

@@ -2,14 +2,16 @@ import createWrapper from '@cloudscape-design/components/test-utils/dom';
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@/api/messages';
+import { CHAT_PALETTE } from '@/components/chat-colors';
 import { json, type Route } from '@/testing/fake-api';
+import { setTheme } from '@/theme';
 import { messageRow, ticketRow } from './ticket-fixtures';
-import { ADMIN, openTickets, ticketsApi } from './ticket-test-kit';
+import { ADMIN, conversationApi, openTicket, openTickets, ticketsApi } from './ticket-test-kit';
 
 /**
- * 'Conversar com o remetente' on a group message (core spec §2 message options, §4): the server names the
- * writer by number, LID and push name, so the action finds (or creates) the number's contact and opens a
- * ticket with it.
+ * The open conversation: 'Conversar com o remetente' on a group message (core spec §2 message options, §4)
+ * — the server names the writer by number, LID and push name, so the action finds (or creates) the number's
+ * contact and opens a ticket with it — and the bubbles' colours in the dark theme.
  */
 beforeAll(async () => {
   await Promise.all([
@@ -95,5 +97,25 @@ describe('talk to the sender of a group message', () => {
 
     expect(menu.findItemById('talkToSender')).toBeNull();
     expect(menu.findItemById('reply')).not.toBeNull();
+  });
+});
+
+describe('chat bubbles in the dark theme', () => {
+  it("take the theme's chat colours, not fixed white and green", async () => {
+    setTheme('dark');
+    try {
+      await openTickets(conversationApi(openTicket), '/tickets/uuid-12');
+      await waitFor(() => expect(screen.getAllByTestId('bubble')).toHaveLength(2), { timeout: 3000 });
+
+      const [theirs, ours] = screen.getAllByTestId('bubble').map((b) => b.style.background);
+      expect(theirs).toBe('var(--zd-chat-incoming)');
+      expect(ours).toBe('var(--zd-chat-outgoing)');
+      expect(document.body.classList.contains('awsui-dark-mode')).toBe(true);
+      const sheet = [...document.head.querySelectorAll('style')].map((el) => el.textContent ?? '').join('\n');
+      expect(sheet).toContain(`.awsui-dark-mode { --zd-chat-incoming: ${CHAT_PALETTE.dark.incoming};`);
+      expect(sheet).toContain(`--zd-chat-outgoing: ${CHAT_PALETTE.dark.outgoing};`);
+    } finally {
+      setTheme('light');
+    }
   });
 });

@@ -17,6 +17,7 @@ import {
   transitions,
   type Ticket,
 } from '@/api/tickets';
+import { ChatColors } from '@/components/chat-colors';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useChannel, useRoom } from '@/realtime/use-socket';
@@ -381,6 +382,7 @@ export function TicketView({ uuid }: { uuid: string }) {
 
   return (
     <div style={{ display: 'flex', gap: 12 }}>
+      <ChatColors />
       <div style={{ flex: 1, minWidth: 0 }}>
         <SpaceBetween size="s">
           <Header ticket={ticket} onToggleDrawer={() => setDrawerOpen((o) => !o)} />
