@@ -36,10 +36,40 @@ export interface SimulatorReceivedView {
   mediaUrl: string | null;
 }
 
-/** GET /simulator/{whatsappId}/messages: oldest first (newest last), a page at a time. */
+/** What a simulated customer sent (the simulator routes store it when posted): their side of the chat. */
+export interface SimulatorSentView {
+  /** Its place in the phone's list (`S#<ulid>`), ordered with the received ones' ids by the part after `#`. */
+  id: string;
+  providerMessageId: string;
+  /** The chat (remote JID) it was written in, `<digits>@s.whatsapp.net` (or a group's `@g.us`). */
+  chatId: string;
+  /** text, image, video, audio, document, sticker or reaction. */
+  type: string;
+  body?: string;
+  mimetype?: string;
+  filename?: string;
+  /** A reply: the message it quotes (one the customer received or sent). */
+  quotedProviderMessageId?: string;
+  /** A reaction: its emoji (empty: taken back) and the message it reacts to. */
+  emoji?: string;
+  targetProviderMessageId?: string;
+  /** WhatsApp's ticks on the customer's phone: 0 (clock) until the session delivered it to us, then 2. */
+  ack: number;
+  sentAt: string;
+  /** The file's URL (`/media/...`), or null. */
+  mediaUrl: string | null;
+}
+
+/**
+ * GET /simulator/{whatsappId}/messages: one page of the phone's chats, oldest first (newest last). A page
+ * covers a stretch of time: `messages`, what the customers received in it, and `sent`, what they sent in
+ * it; merged by id (the part after `#`) they are the chat in order.
+ */
 export interface SimulatorReceivedPage {
   messages: SimulatorReceivedView[];
+  sent: SimulatorSentView[];
   hasMore: boolean;
+  /** The last id of the page, either side's. */
   nextCursor: string | null;
 }
 
@@ -71,6 +101,16 @@ export const simulatedMessageBody = z.object({
     .optional(),
 });
 export type SimulatedMessageBody = z.input<typeof simulatedMessageBody>;
+
+/** GET /simulator/{whatsappId}/messages: `cursor` the last id of a page (either side's), `number` one chat. */
+export const simulatorChatQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[RS]#[0-9A-Z]{26}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  number: customerNumber.optional(),
+});
 
 /** POST /simulator/{whatsappId}/read: the customer (or every customer) reads (3) or plays (4) what it got. */
 export const simulatedReadBody = z.object({

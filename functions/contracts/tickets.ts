@@ -90,9 +90,12 @@ export const updateTicketBody = z.object({
 });
 export type UpdateTicketBody = z.input<typeof updateTicketBody>;
 
-/** POST /tickets/closeAll: closes every ticket of the status in the queues (admins). */
+/**
+ * POST /tickets/closeAll: closes every ticket of the status in the queues (admins). The status is the list
+ * the admin is looking at (core spec §4): Atendendo (open), Aguardando (pending) or Grupos (group).
+ */
 export const closeAllTicketsBody = z.object({
-  status: z.enum(['open', 'pending'], { error: 'must be open or pending' }),
+  status: z.enum(['open', 'pending', 'group'], { error: 'must be open, pending or group' }),
   selectedQueueIds: z.array(z.number().int().positive()).max(100).optional(),
 });
 export type CloseAllTicketsBody = z.input<typeof closeAllTicketsBody>;

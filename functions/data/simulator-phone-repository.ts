@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { transactWrite } from './transactions';
@@ -109,27 +109,30 @@ export const listReceived = async (
   options: { after?: string; limit?: number } = {},
 ): Promise<{ messages: ReceivedMessage[]; hasMore: boolean }> => {
   const limit = options.limit ?? 50;
+  // A range of the R# items (DynamoDB refuses a filter on the sort key): `R#~` sorts after every ULID and
+  // before the `RID#` guards.
+  const lower = options.after ?? 'R#';
   const out = await mapDynamoErrors(() =>
     db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: options.after ? 'pk = :pk AND sk > :after' : 'pk = :pk AND begins_with(sk, :r)',
-        FilterExpression: options.after ? 'begins_with(sk, :r)' : undefined,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
         ExpressionAttributeValues: {
           ':pk': simulatorPhonePartition(companyId, whatsappId),
-          ':r': 'R#',
-          ...(options.after ? { ':after': options.after } : {}),
+          ':lower': lower,
+          ':upper': 'R#~',
         },
         ConsistentRead: true,
-        Limit: limit + 1,
+        // BETWEEN is inclusive: the item the cursor names comes back first and is dropped.
+        Limit: limit + 2,
       }),
     ),
   );
-  const items = (out.Items ?? []).filter((i) => String(i.sk).startsWith('R#')).map(toReceived);
-  return { messages: items.slice(0, limit), hasMore: items.length > limit || out.LastEvaluatedKey !== undefined };
+  const items = (out.Items ?? []).filter((i) => i.sk !== options.after).map(toReceived);
+  return { messages: items.slice(0, limit), hasMore: items.length > limit };
 };
 
-/** Raises the customer's ack of a received message (never lowers it); answers whether it changed. */
+/** Raises the ack of a received (`R#`) or sent (`S#`) message (never lowers it); answers whether it changed. */
 export const raiseReceivedAck = async (
   companyId: number,
   whatsappId: number,
@@ -219,6 +222,126 @@ export const changeReceived = async (
     db().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: target }, ConsistentRead: true })),
   );
   return out.Item ? toReceived(out.Item) : null;
+};
+
+/**
+ * What the phone simulator's customers sent (decisions D41; data-model §2.32): the simulator routes write
+ * each customer message when it is posted, so the simulator shows both sides of a chat as the customer's
+ * phone does. Items:
+ * - `sk = S#<ulid>`: one sent message, the ULID its outbox item's (oldest first beside the `R#` items), with
+ *   the customer's ack of it: 0 (still on the phone) until the simulated session has delivered it, then 2;
+ * - a ring of SENT_MAX slots per connection keeps it bounded: `sk = SENTSEQ` counts the sends, slot
+ *   `SSLOT#<n mod SENT_MAX>` names the message in it, and a send that takes a slot deletes the one before.
+ * Demo data: the same TTL of 7 days.
+ */
+export interface SentMessage {
+  sk: string;
+  providerMessageId: string;
+  /** The chat (remote JID) it was written in. */
+  chatId: string;
+  /** text, image, video, audio, document, sticker or reaction. */
+  type: string;
+  body?: string;
+  mediaKey?: string;
+  mimetype?: string;
+  filename?: string;
+  /** A reply: the message it quotes. */
+  quotedProviderMessageId?: string;
+  /** A reaction: its emoji (empty: the reaction taken back) and the message it reacts to. */
+  emoji?: string;
+  targetProviderMessageId?: string;
+  ack: number;
+  sentAt: string;
+}
+
+/** Sent messages kept per connection (the oldest go first). */
+export const SENT_MAX = 500;
+
+const slotKey = (seq: number, max: number): string => `SSLOT#${String((seq - 1) % max).padStart(4, '0')}`;
+
+const toSent = (item: Record<string, unknown>): SentMessage => {
+  const { pk: _pk, type: _t, ttl: _ttl, companyId: _c, whatsappId: _w, kind, ...rest } = item;
+  return { ...(rest as unknown as SentMessage), type: String(kind) };
+};
+
+/**
+ * Records what a customer sent (ack 0), under `S#<ulid>`, and drops the oldest beyond `max` (SENT_MAX; a
+ * connection keeps one `max` for good, as the slots are numbered by it).
+ */
+export const recordSent = async (
+  companyId: number,
+  whatsappId: number,
+  ulid: string,
+  message: Omit<SentMessage, 'sk' | 'ack' | 'sentAt'>,
+  { now = Date.now(), max = SENT_MAX }: { now?: number; max?: number } = {},
+): Promise<SentMessage> => {
+  const pk = simulatorPhonePartition(companyId, whatsappId);
+  const sk = `S#${ulid}`;
+  const ttl = Math.floor(now / 1000) + TTL_SECONDS;
+  const sent: SentMessage = { ...message, sk, ack: 0, sentAt: new Date(now).toISOString() };
+  const { type, ...rest } = message;
+  const counted = await mapDynamoErrors(() =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk, sk: 'SENTSEQ' },
+        UpdateExpression: 'ADD seq :one SET #type = :type, #ttl = :ttl',
+        ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':type': 'SIMSENTSEQ', ':ttl': ttl },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    ),
+  );
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk, sk, type: 'SIMSENT', kind: type, companyId, whatsappId, ...rest, ack: 0, sentAt: sent.sentAt, ttl },
+      }),
+    ),
+  );
+  const slot = await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk, sk: slotKey(Number(counted.Attributes?.seq), max), type: 'SIMSENTSLOT', sent: sk, ttl },
+        ReturnValues: 'ALL_OLD',
+      }),
+    ),
+  );
+  const evicted = slot.Attributes?.sent as string | undefined;
+  if (evicted && evicted !== sk) {
+    await mapDynamoErrors(() => db().send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: evicted } })));
+  }
+  return sent;
+};
+
+/** What the customers sent, oldest first, a page at a time (`after`: the last ULID seen, of either side). */
+export const listSent = async (
+  companyId: number,
+  whatsappId: number,
+  options: { after?: string; limit?: number } = {},
+): Promise<{ messages: SentMessage[]; hasMore: boolean }> => {
+  const limit = options.limit ?? 50;
+  const lower = `S#${options.after ?? ''}`;
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lower AND :upper',
+        ExpressionAttributeValues: {
+          ':pk': simulatorPhonePartition(companyId, whatsappId),
+          ':lower': lower,
+          ':upper': 'S#~',
+        },
+        ConsistentRead: true,
+        // BETWEEN is inclusive: the item the cursor names (if sent) comes back first and is dropped.
+        Limit: limit + 2,
+      }),
+    ),
+  );
+  const items = (out.Items ?? []).filter((i) => i.sk !== lower).map(toSent);
+  return { messages: items.slice(0, limit), hasMore: items.length > limit };
 };
 
 /**

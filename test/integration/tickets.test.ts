@@ -452,6 +452,43 @@ describe('one ticket: show, search, delete, close all, log', () => {
     const counts = await list(member.token, { status: 'pending', queueIds: `[${queue.id}]` });
     expect(counts.body.count).toBe(0);
   });
+
+  it('close-all on the Grupos tab closes the group tickets of the selected queues and those without a queue', async () => {
+    const queue = await createQueue(t.company.id, { name: `Grupos ${randomUUID().slice(0, 4)}`, color: '#8c564b' });
+    const group = async (queueId: number | null) => {
+      const id = `1203630${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
+      const c = await createContact(
+        t.company.id,
+        { name: `Grupo ${id.slice(-4)}`, number: id, isGroup: true, channel: 'whatsapp', whatsappId },
+        [`wa#g:${id}`],
+      );
+      return createTicket(t.company.id, {
+        status: 'group',
+        queueId,
+        userId: null,
+        contactId: c.id,
+        whatsappId,
+        channel: 'whatsapp',
+        isGroup: true,
+        chatId: `${id}@g.us`,
+        origin: 'passive',
+      });
+    };
+    const inQueue = await group(queue.id);
+    const noQueue = await group(null);
+    const elsewhere = await group(suporte.id);
+    const open = await pending(queue);
+
+    const res = await api(t.adminToken).post('/tickets/closeAll', { status: 'group', selectedQueueIds: [queue.id] });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ closed: 2, hasMore: false });
+    expect((await getTicket(t.company.id, inQueue.id))?.status).toBe('closed');
+    expect((await getTicket(t.company.id, noQueue.id))?.status).toBe('closed');
+    expect((await getTicket(t.company.id, elsewhere.id))?.status).toBe('group');
+    expect((await getTicket(t.company.id, open.id))?.status).toBe('pending');
+    expect((await api(t.adminToken).post('/tickets/closeAll', { status: 'closed' })).status).toBe(400);
+  });
 });
 
 describe('GET /queue: the queues the dialogs offer', () => {

@@ -4,6 +4,7 @@ import type {
   SimulatedReadBody,
   SimulatorReceivedPage,
   SimulatorReceivedView,
+  SimulatorSentView,
 } from '@contracts/simulator';
 import { api } from './transport';
 
@@ -15,6 +16,11 @@ import { api } from './transport';
 export type { SimulatorReceivedPage };
 /** What a simulated customer received (a send of ours the simulator driver stored). */
 export type SimulatorReceived = SimulatorReceivedView;
+/** What a simulated customer sent (their own side of the chat). */
+export type SimulatorSent = SimulatorSentView;
+
+/** One message of a customer's chat, either side, as their phone shows it. */
+export type ChatEntry = { side: 'received'; message: SimulatorReceived } | { side: 'sent'; message: SimulatorSent };
 /** The customer: digits with the country code (8–15) and an optional display name. */
 export type SimulatedCustomer = Pick<SimulatedMessageBody, 'number' | 'name'>;
 /** A text, a reaction (`reactTo` + `emoji`) or a file's caption, from a customer. */
@@ -50,7 +56,7 @@ export const sendSimulatedMedia = (
   return api().post<SimulatedMessageAnswer>(`${base(whatsappId)}/media`, form);
 };
 
-/** GET /simulator/{id}/messages: one page of what the customers (or one, `number`) received, newest last. */
+/** GET /simulator/{id}/messages: one page of the customers' (or one's, `number`) chats, both sides, newest last. */
 export const listSimulatorReceived = (
   whatsappId: number,
   query: { number?: string; cursor?: string; limit?: number } = {},
@@ -58,14 +64,24 @@ export const listSimulatorReceived = (
 ): Promise<SimulatorReceivedPage> =>
   api().get<SimulatorReceivedPage>(`${base(whatsappId)}/messages`, { ...options, query });
 
-/** Every page of one customer's received messages (a test tool's chat: a few pages at most). */
-export const listCustomerReceived = async (
+/** Both sides sort by the ULID after the id's `#` (`R#…` received, `S#…` sent). */
+const orderOf = (entry: ChatEntry): string => entry.message.id.slice(entry.message.id.indexOf('#') + 1);
+
+/** A page's two sides merged into the chat's order (a server without `sent` gives the received side only). */
+export const chatEntriesOf = (page: Pick<SimulatorReceivedPage, 'messages'> & { sent?: SimulatorSent[] }) =>
+  [
+    ...page.messages.map((message): ChatEntry => ({ side: 'received', message })),
+    ...(page.sent ?? []).map((message): ChatEntry => ({ side: 'sent', message })),
+  ].sort((a, b) => orderOf(a).localeCompare(orderOf(b)));
+
+/** Every page of one customer's chat, both sides in order (a test tool's chat: a few pages at most). */
+export const listCustomerChat = async (
   whatsappId: number,
   number: string,
   options: CallOptions = {},
   maxPages = 20,
-): Promise<SimulatorReceived[]> => {
-  const all: SimulatorReceived[] = [];
+): Promise<ChatEntry[]> => {
+  const all: ChatEntry[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const answer = await listSimulatorReceived(
@@ -73,7 +89,7 @@ export const listCustomerReceived = async (
       { number, limit: 100, ...(cursor ? { cursor } : {}) },
       options,
     );
-    all.push(...answer.messages);
+    all.push(...chatEntriesOf(answer));
     if (!answer.hasMore || !answer.nextCursor) break;
     cursor = answer.nextCursor;
   }

@@ -184,6 +184,27 @@ export const searchContacts = async (searchParam: string, options: CallOptions =
   return page.contacts;
 };
 
+/**
+ * The contact of a WhatsApp number (talk to sender, core spec §4): GET /contacts/profile/{number}, or when
+ * the number has no contact yet (404) POST /contacts with `name` — and if another call created it meanwhile
+ * (ERR_DUPLICATED_CONTACT), the one it names.
+ */
+export const contactIdForNumber = async (number: string, name: string): Promise<number> => {
+  try {
+    const profile = await api().get<{ contactId: number }>(`/contacts/profile/${encodeURIComponent(number)}`);
+    return profile.contactId;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  try {
+    return (await api().post<TicketContact>('/contacts', { name, number })).id;
+  } catch (err) {
+    const taken = err instanceof ApiError && err.code === 'ERR_DUPLICATED_CONTACT' ? err.details?.contactId : null;
+    if (typeof taken === 'number') return taken;
+    throw err;
+  }
+};
+
 export type ContactUpdate = Omit<UpdateContactBody, 'companyId'>;
 
 /** PUT /contacts/{id}. */

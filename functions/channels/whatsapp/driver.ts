@@ -159,6 +159,8 @@ export type SimulatorAction =
           }
         | { type: 'reaction'; emoji: string; targetProviderMessageId: string };
       quotedProviderMessageId?: string;
+      /** Where the customer's phone keeps this message of theirs (`S#<ulid>`): delivered, it shows ack 2. */
+      sentSk?: string;
     }
   /** The customer read (ack 3) or played (ack 4, voice notes) what they received. */
   | { action: 'read'; customer?: SimulatedCustomer; ack: 3 | 4 };

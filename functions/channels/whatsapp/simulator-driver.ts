@@ -34,7 +34,8 @@ import type {
  * (once per provider id; an edit or delete for everyone changes the message received before, D75), which
  * answers ack 2 (delivered) after `deliveredMs` and ack 3/4 when the customer
  * reads (an action, or after `readMs`); a customer's message, media or reaction (the simulator routes, through
- * the holder's outbox) comes out of the session's inbound sink exactly like a Baileys message would.
+ * the holder's outbox) comes out of the session's inbound sink exactly like a Baileys message would, and the
+ * customer's own copy of it (kept by the routes) then shows delivered (ack 2).
  */
 export interface SimulatorCreds {
   simulator: true;
@@ -353,6 +354,8 @@ class SimulatedSession implements Session {
       ...(action.quotedProviderMessageId ? { quotedProviderMessageId: action.quotedProviderMessageId } : {}),
       content: action.content,
     });
+    // Delivered: the customer's own copy shows two ticks (WhatsApp's "delivered"; no read receipts come back).
+    if (action.sentSk) await this.options.phone.raiseAck(companyId, whatsappId, action.sentSk, 2);
   }
 
   scan(phoneNumber: string): void {

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SimulatorReceivedPage, SimulatorReceivedView } from '../../contracts/simulator';
+import type { SimulatorReceivedPage, SimulatorReceivedView, SimulatorSentView } from '../../contracts/simulator';
 import { config } from '../../shared/config';
 import type { Connection } from '../../data/connection-repository';
 import { mediaUrl, putMediaObject } from '../../data/media-store';
 import {
   listReceived,
+  listSent,
   PHONE_HISTORY_MAX,
+  recordSent,
   setPhoneHistory,
   type PhoneHistoryEntry,
   type ReceivedMessage,
+  type SentMessage,
 } from '../../data/simulator-phone-repository';
 import { newUlid } from '../../data/ulids';
 import type { AuthContext } from '../../shared/auth-context';
@@ -65,6 +68,31 @@ const customerOf = (input: CustomerInput) => ({
   ...(input.groupId ? { group: { id: input.groupId, ...(input.groupName ? { name: input.groupName } : {}) } } : {}),
 });
 
+/** The chat a customer writes in, as the simulated session names it: their own, or the group's. */
+const chatIdOf = (input: CustomerInput): string =>
+  input.groupId ? `${input.groupId}@g.us` : `${input.number}@s.whatsapp.net`;
+
+/** What the customer's phone keeps of its own message (its side of the chat). */
+const sentOf = (
+  input: SimulatedMessageInput,
+  providerMessageId: string,
+  content: Record<string, unknown>,
+): Omit<SentMessage, 'sk' | 'ack' | 'sentAt'> => {
+  const text = (key: string) => (typeof content[key] === 'string' ? { [key]: content[key] as string } : {});
+  return {
+    providerMessageId,
+    chatId: chatIdOf(input),
+    type: String(content.type),
+    ...text('body'),
+    ...text('mediaKey'),
+    ...text('mimetype'),
+    ...text('filename'),
+    ...text('emoji'),
+    ...text('targetProviderMessageId'),
+    ...(input.quotedProviderMessageId ? { quotedProviderMessageId: input.quotedProviderMessageId } : {}),
+  };
+};
+
 /** A customer's message id, in the shape WhatsApp phones use (`3A` + 18 hex). */
 const customerMessageId = (): string => `3A${randomBytes(9).toString('hex').toUpperCase()}`;
 
@@ -76,8 +104,9 @@ const MEDIA_TYPES: Record<string, 'image' | 'video' | 'audio' | 'document'> = {
 
 /**
  * POST /simulator/{whatsappId}/messages: the customer writes (text), sends a file (multipart `file`, at
- * most 3 MB, stored in the media bucket first) or reacts (`reactTo` + `emoji`). Answers the provider id
- * the message will carry.
+ * most 3 MB, stored in the media bucket first) or reacts (`reactTo` + `emoji`). The phone keeps what it
+ * sent (ack 0, under the outbox item's ULID; the session raises it to 2 once delivered). Answers the
+ * provider id the message will carry.
  */
 export const simulateCustomerMessage = async (
   auth: AuthContext,
@@ -118,17 +147,25 @@ export const simulateCustomerMessage = async (
       { field: 'body.body', reason: 'a text, a file or a reaction is required' },
     ]);
   }
-  // Well-formed before it is stored in the outbox: DynamoDB holds UTF-8, which has no lone surrogates.
+  // Well-formed before it is stored: DynamoDB holds UTF-8, which has no lone surrogates.
+  const ulid = newUlid();
+  const sent = await recordSent(
+    connection.companyId,
+    whatsappId,
+    ulid,
+    wellFormed(sentOf(input, providerMessageId, content)),
+  );
   await queueSimulatorAction(
     connection.companyId,
     whatsappId,
-    newUlid(),
+    ulid,
     wellFormed({
       action: 'message',
       customer: customerOf(input),
       providerMessageId,
       content,
       ...(input.quotedProviderMessageId ? { quotedProviderMessageId: input.quotedProviderMessageId } : {}),
+      sentSk: sent.sk,
     }),
   );
   return { providerMessageId };
@@ -154,9 +191,19 @@ const _sameKeys: SameKeys<
   SimulatorReceivedView
 > = true;
 
+/** The sent view is the stored message without its keys, with its id and the file's URL. */
+const _sameSentKeys: SameKeys<
+  Omit<SentMessage, 'sk' | 'mediaKey'> & Pick<SimulatorSentView, 'id' | 'mediaUrl'>,
+  SimulatorSentView
+> = true;
+
+/** The ULID of a phone list id (`R#<ulid>` or `S#<ulid>`): both sides sort by it. */
+const ulidOf = (id: string): string => id.slice(id.indexOf('#') + 1);
+
 /**
- * GET /simulator/{whatsappId}/messages: what the simulated customers received, oldest first (newest last),
- * a page at a time (`cursor`: the last `id` seen), optionally one customer's chat.
+ * GET /simulator/{whatsappId}/messages: the simulated customers' chats, oldest first (newest last), a page
+ * at a time (`cursor`: the last `id` seen), optionally one customer's chat. A page merges what the customers
+ * received with what they sent up to the point both sides are complete.
  */
 export const listSimulatorReceived = async (
   auth: AuthContext,
@@ -168,18 +215,34 @@ export const listSimulatorReceived = async (
     throw new NotFound('ERR_NOT_FOUND', 'The phone simulator is not enabled here');
   }
   const connection = await findInCompany(auth.companyId, whatsappId);
-  const page = await listReceived(connection.companyId, whatsappId, {
-    ...(query.cursor ? { after: query.cursor } : {}),
-    limit: query.limit ?? 50,
-  });
+  const limit = query.limit ?? 50;
+  const after = query.cursor ? ulidOf(query.cursor) : undefined;
+  const [received, sent] = await Promise.all([
+    listReceived(connection.companyId, whatsappId, { ...(after ? { after: `R#${after}` } : {}), limit }),
+    listSent(connection.companyId, whatsappId, { ...(after ? { after } : {}), limit }),
+  ]);
+  // Both sides are complete up to the last item of a side that has more: the page ends there.
+  const ends = [received, sent].flatMap((side) => (side.hasMore && side.messages.length > 0 ? [side] : []));
+  const end = ends.map((side) => ulidOf(side.messages.at(-1)!.sk)).sort()[0];
+  const page = [...received.messages, ...sent.messages]
+    .filter((m) => end === undefined || ulidOf(m.sk) <= end)
+    .sort((a, b) => ulidOf(a.sk).localeCompare(ulidOf(b.sk)))
+    .slice(0, limit);
+  const last = page.at(-1)?.sk;
+  const hasMore =
+    last !== undefined && (ends.length > 0 || page.length < received.messages.length + sent.messages.length);
+  const inPage = new Set(page.map((m) => m.sk));
   const chat = query.number ? `${query.number}@s.whatsapp.net` : undefined;
-  const messages = page.messages
-    .filter((m) => !chat || m.chatId === chat)
-    .map(({ sk, mediaKey, ...m }) => ({ ...m, id: sk, mediaUrl: mediaKey ? mediaUrl(mediaKey) : null }));
+  const shown = <T extends { sk: string; chatId: string }>(m: T) => inPage.has(m.sk) && (!chat || m.chatId === chat);
   return {
-    messages,
-    hasMore: page.hasMore,
-    nextCursor: page.hasMore ? (page.messages.at(-1)?.sk ?? null) : null,
+    messages: received.messages
+      .filter(shown)
+      .map(({ sk, mediaKey, ...m }) => ({ ...m, id: sk, mediaUrl: mediaKey ? mediaUrl(mediaKey) : null })),
+    sent: sent.messages
+      .filter(shown)
+      .map(({ sk, mediaKey, ...m }) => ({ ...m, id: sk, mediaUrl: mediaKey ? mediaUrl(mediaKey) : null })),
+    hasMore,
+    nextCursor: hasMore ? (last ?? null) : null,
   };
 };
 

@@ -487,16 +487,18 @@ export const CLOSE_ALL_LIMIT = 500;
 /**
  * POST /tickets/closeAll (admins): closes the tickets of `status` in the selected queues (none selected:
  * every queue and none), each with its own conditional transition, so a ticket that moves meanwhile is
- * skipped rather than overwritten. Closes at most CLOSE_ALL_LIMIT per call.
+ * skipped rather than overwritten. Closes at most CLOSE_ALL_LIMIT per call. Group tickets are closed the
+ * way the Grupos list shows them: those of the selected queues and those without a queue.
  */
 export const closeAllTickets = async (
   auth: AuthContext,
-  input: { status: 'open' | 'pending'; selectedQueueIds?: number[] | undefined },
+  input: { status: 'open' | 'pending' | 'group'; selectedQueueIds?: number[] | undefined },
 ): Promise<{ closed: number; hasMore: boolean }> => {
   const { companyId } = auth;
   const scope = new ReadScope();
   const queues = await scope.queues(companyId);
-  const selected = input.selectedQueueIds?.length ? input.selectedQueueIds : [...queues.keys(), 0];
+  const chosen = input.selectedQueueIds?.length ? input.selectedQueueIds : [...queues.keys(), 0];
+  const selected = input.status === 'group' && !chosen.includes(0) ? [...chosen, 0] : chosen;
   let closed = 0;
   for (const queueId of selected) {
     let cursor: string | undefined;

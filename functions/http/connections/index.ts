@@ -12,6 +12,7 @@ import {
   groupId,
   simulatedMessageBody,
   simulatedReadBody,
+  simulatorChatQuery,
   type SimulatedMessageAnswer,
 } from '../../contracts/simulator';
 import {
@@ -196,14 +197,7 @@ export const handlers: AreaHandlers = {
   }),
   'list-simulator-received': defineRoute({
     params: simulatorParams,
-    query: z.object({
-      cursor: z
-        .string()
-        .regex(/^R#[0-9A-Z]{26}$/)
-        .optional(),
-      limit: z.coerce.number().int().min(1).max(100).optional(),
-      number: customerNumber.optional(),
-    }),
+    query: simulatorChatQuery,
     handle: async ({ auth, params, query }) => listSimulatorReceived(auth!, params.whatsappId, query),
   }),
   'connect-cloud-api-number': defineRoute({

@@ -315,7 +315,9 @@ describe('app shell: subscription', () => {
   it('asks a plain user of an expired company to talk to the administrator', async () => {
     const due = dueIn(-1);
     const user = authUser({ profile: 'user', company: { id: 2, name: 'Padaria Central', dueDate: due } });
-    const { wrapper } = await openShell({ user, path: '/financeiro', heading: 'Financeiro' });
+    // Financeiro is for admins (core spec §6): a plain user sent there gets the no-permission view, and the
+    // notice says whom to ask.
+    const { wrapper } = await openShell({ user, path: '/financeiro', heading: 'Oops! Acesso Negado!' });
     expect(flashTexts(wrapper)).toEqual([
       `Assinatura vencidaSua assinatura venceu em ${ddMMyyyy(due)}. Peça ao administrador da sua empresa para regularizar a assinatura.`,
     ]);

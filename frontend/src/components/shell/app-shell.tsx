@@ -16,6 +16,7 @@ import { EXPIRED_SUBSCRIPTION_PATH, LOGIN_PATH } from '@/paths';
 import { useRoom, useUserStatus } from '@/realtime/use-socket';
 import { adoptDefaultTheme } from '@/theme';
 import { menuFor } from './menu';
+import { RequireRouteAccess } from './require-route-access';
 import { campaignsFlagSet, useIsNarrowScreen } from './preferences';
 import { useSessionEndedElsewhere } from './session-ended';
 import { ShellProvider } from './shell-context';
@@ -106,7 +107,15 @@ function Shell({ user }: { user: AuthUser }) {
         onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
         toolsHide
         notifications={notices.length > 0 ? <Flashbar items={notices} /> : undefined}
-        content={blocked ? <Navigate to={EXPIRED_SUBSCRIPTION_PATH} replace /> : <Outlet />}
+        content={
+          blocked ? (
+            <Navigate to={EXPIRED_SUBSCRIPTION_PATH} replace />
+          ) : (
+            <RequireRouteAccess>
+              <Outlet />
+            </RequireRouteAccess>
+          )
+        }
       />
       {profileOpen && (
         <Suspense fallback={null}>

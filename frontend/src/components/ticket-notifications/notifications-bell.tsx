@@ -3,13 +3,17 @@ import ButtonDropdown from '@cloudscape-design/components/button-dropdown';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import type { UnreadTicket } from './ticket-notifications';
 
 /** Core spec §2 top bar "notifications": the list shows the last message cut to 40 characters. */
 export const PREVIEW_LENGTH = 40;
 
-export const preview = (text: string): string =>
-  text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+/** The last message as one plain line (WhatsApp's markers stripped), cut to PREVIEW_LENGTH. */
+export const preview = (body: string): string => {
+  const text = stripWhatsappMarkup(body);
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+};
 
 const EMPTY_ID = 'none';
 

@@ -125,4 +125,18 @@ describe('ticket notifications in the app shell', () => {
     expect(titles()).toEqual(['Beto: olá', 'Carla: oi de novo']);
     expect(bellCount()).toBe('2');
   });
+
+  it('shows the message without WhatsApp markers, in the popup and in the bell', async () => {
+    const view = await openApp('/todolist');
+
+    view.push(newMessage(carla, 'm5', '*Ana Atendente:*\nSeu _pedido_ saiu'));
+
+    expect(titles()).toEqual(['Carla: Ana Atendente: Seu pedido saiu']);
+    const bell = view.wrapper
+      .findAllButtonDropdowns()
+      .find((d) => d.findNativeButton().getElement().getAttribute('aria-label')?.startsWith('Notificações'))!;
+    act(() => bell.openDropdown());
+    expect(bell.findItemById('uuid-3')?.getElement().textContent).toContain('Ana Atendente: Seu pedido saiu');
+    expect(bell.findItemById('uuid-3')?.getElement().textContent).not.toContain('*');
+  });
 });

@@ -5,6 +5,7 @@ import type { Message } from '@/api/messages';
 import { companyChannel } from '@contracts/realtime';
 import type { Ticket } from '@/api/tickets';
 import { getVolume } from '@/components/shell/preferences';
+import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { useChannel } from '@/realtime/use-socket';
 import { shouldNotify, titleWithUnread } from './notification-rules';
 import { resetNotifierState, useNotifierState } from './notifier-store';
@@ -96,7 +97,7 @@ export function useTicketNotifications(user: AuthUser): UnreadTicket[] {
     setUnread((all) => [entry, ...all.filter((u) => u.ticketId !== ticket.id)]);
     const api = browserNotifications();
     if (api && api.permission === 'granted') {
-      const popup = new api(entry.contactName, { body: message.body, tag: ticket.uuid });
+      const popup = new api(entry.contactName, { body: stripWhatsappMarkup(message.body), tag: ticket.uuid });
       popup.onclick = () => {
         window.focus();
         void navigate(`/tickets/${ticket.uuid}`);

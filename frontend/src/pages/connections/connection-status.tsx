@@ -20,7 +20,14 @@ const STATUS_LOOK: Record<string, { type: StatusIndicatorProps.Type; key: string
 export function ConnectionStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const look = STATUS_LOOK[status];
-  if (!look) return <StatusIndicator type="info">{status}</StatusIndicator>;
+  if (!look)
+    return (
+      <span style={{ whiteSpace: 'nowrap' }}>
+        <StatusIndicator type="info" wrapText={false}>
+          {status}
+        </StatusIndicator>
+      </span>
+    );
   return (
     <Popover
       triggerType="custom"
@@ -32,10 +39,13 @@ export function ConnectionStatusBadge({ status }: { status: string }) {
     >
       <button
         type="button"
-        style={{ all: 'unset', cursor: 'pointer' }}
+        // One line: a narrow column grows to fit the status rather than breaking it mid-word ("Conect/ado").
+        style={{ all: 'unset', cursor: 'pointer', whiteSpace: 'nowrap' }}
         aria-label={t('connections.statusAria', { status: t(`connections.status.${look.key}`) })}
       >
-        <StatusIndicator type={look.type}>{t(`connections.status.${look.key}`)}</StatusIndicator>
+        <StatusIndicator type={look.type} wrapText={false}>
+          {t(`connections.status.${look.key}`)}
+        </StatusIndicator>
       </button>
     </Popover>
   );

@@ -5,6 +5,7 @@ import type { AuthUser } from '@/api/auth';
 import type { Connection } from '@/api/connections';
 import type { CompanyPlan } from '@/api/plans';
 import type { RuntimeConfig } from '@/config';
+import { i18n } from '@/i18n';
 import { buttonNamed, click, columnTexts, noOpenModal, openModal } from '@/pages/users/test-kit';
 import { authUser } from '@/testing/auth-fixtures';
 import { connectionRow } from '@/testing/connection-fixtures';
@@ -187,6 +188,47 @@ describe('connections list', () => {
     await waitFor(() => expect(toastTexts(wrapper)).toContain('Deve haver pelo menos uma conexão padrão.'));
     expect(columnTexts(wrapper, COLUMN.name)).toContain('Atendimento');
     expect(noOpenModal(wrapper)).toBe(true);
+  });
+});
+
+describe('connections list layout', () => {
+  /** Whether the text sits in an element that keeps it on one line. */
+  const oneLine = (element: Element | null | undefined): boolean => {
+    for (let e = element ?? null; e && e.tagName !== 'TD'; e = e.parentElement) {
+      if ((e as HTMLElement).style?.whiteSpace === 'nowrap') return true;
+    }
+    return false;
+  };
+  const textElement = (cell: Element, text: string) =>
+    [...cell.querySelectorAll('*')].find((e) => e.children.length === 0 && e.textContent === text);
+
+  it.each([
+    ['pt', 'Conectado'],
+    ['en', 'Connected'],
+  ])('keeps the status on one line (%s: %s), never broken mid-word', async (language, text) => {
+    await i18n.changeLanguage(language);
+    const { wrapper } = renderApp({ path: '/connections', adapter: connectionsApi().adapter });
+    await waitFor(() => expect(columnTexts(wrapper, COLUMN.name)).toHaveLength(6), { timeout: 15_000 });
+    const cell = wrapper.findTable()!.findBodyCell(3, COLUMN.status)!.getElement();
+
+    await waitFor(() => expect(textElement(cell, text)).toBeTruthy());
+    expect(oneLine(textElement(cell, text))).toBe(true);
+  });
+
+  it('keeps the session and action buttons of a row side by side on one row', async () => {
+    const { wrapper } = await openConnections();
+    const table = wrapper.findTable()!;
+    const actionsColumn = table.findColumnHeaders().length;
+
+    for (const column of [COLUMN.session, actionsColumn]) {
+      const cell = table.findBodyCell(3, column)!.getElement();
+      const buttons = createWrapper(cell).findAllButtons();
+      expect(buttons.length).toBeGreaterThan(0);
+      const row = buttons[0]!.getElement().parentElement!.closest('div[style*="nowrap"]') as HTMLElement | null;
+      expect(row?.style.flexWrap).toBe('nowrap');
+      for (const b of buttons) expect(row!.contains(b.getElement())).toBe(true);
+    }
+    expect(buttonNamed(wrapper, 'Abrir o simulador de Suporte').getElement().textContent).toBe('Simulador');
   });
 });
 

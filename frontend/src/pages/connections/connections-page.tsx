@@ -4,7 +4,6 @@ import Button from '@cloudscape-design/components/button';
 import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/components/button-dropdown';
 import Header from '@cloudscape-design/components/header';
 import Icon from '@cloudscape-design/components/icon';
-import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table, { type TableProps } from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,6 +49,12 @@ export const formatUpdatedAt = (iso: string): string => {
 
 type Editing = { kind: 'create'; channel: ConnectionChannel } | { kind: 'edit'; connection: Connection };
 
+/**
+ * A cell's buttons on one row, never wrapped: the table widens the column (it scrolls sideways on a narrow
+ * screen) instead of stacking the buttons untidily.
+ */
+const ONE_ROW = { display: 'flex', flexWrap: 'nowrap', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' } as const;
+
 function ConnectionsList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -83,7 +88,7 @@ function ConnectionsList() {
             id: 'session',
             header: t('connections.columns.session'),
             cell: (c: Connection) => (
-              <SpaceBetween direction="horizontal" size="xs" alignItems="center">
+              <div style={ONE_ROW}>
                 <SessionActions
                   connection={c}
                   onShowQr={() => setQrFor(c.id)}
@@ -94,12 +99,16 @@ function ConnectionsList() {
                   }}
                 />
                 <ImportProgress connection={c} onRefresh={list.reload} />
-              </SpaceBetween>
+              </div>
             ),
           },
         ]
       : []),
-    { id: 'updatedAt', header: t('connections.columns.updatedAt'), cell: (c) => formatUpdatedAt(c.updatedAt) },
+    {
+      id: 'updatedAt',
+      header: t('connections.columns.updatedAt'),
+      cell: (c) => <span style={{ whiteSpace: 'nowrap' }}>{formatUpdatedAt(c.updatedAt)}</span>,
+    },
     {
       id: 'default',
       header: t('connections.columns.default'),
@@ -116,10 +125,11 @@ function ConnectionsList() {
             id: 'actions',
             header: t('connections.columns.actions'),
             cell: (c: Connection) => (
-              <SpaceBetween direction="horizontal" size="xxs">
+              <div style={ONE_ROW}>
                 {c.channel === 'whatsapp' && c.status === 'CONNECTED' && (
                   <Button
                     variant="inline-link"
+                    wrapText={false}
                     ariaLabel={t('connections.openSimulator', { name: c.name })}
                     onClick={() => void navigate(`/connections/${c.id}/simulator`)}
                   >
@@ -138,7 +148,7 @@ function ConnectionsList() {
                   ariaLabel={t('connections.remove', { name: c.name })}
                   onClick={() => setDeleting(c)}
                 />
-              </SpaceBetween>
+              </div>
             ),
           },
         ]

@@ -1,9 +1,9 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '@/api/auth';
 import type { Connection } from '@/api/connections';
-import type { SimulatorReceived } from '@/api/simulator';
+import type { SimulatorReceived, SimulatorSent } from '@/api/simulator';
 import { buttonNamed, click, columnTexts } from '@/pages/users/test-kit';
 import { authUser } from '@/testing/auth-fixtures';
 import { connectionRow } from '@/testing/connection-fixtures';
@@ -35,10 +35,26 @@ const received = (
   ...overrides,
 });
 
-const simulatorApi = (extra: Record<string, Route> = {}, { me = ADMIN, list = [] as SimulatorReceived[] } = {}) => {
+/** What the customer sent, as the GET answers it (`S#` ids share the received ones' ULID order). */
+const sent = (id: number, body: string, ack: number, overrides: Partial<SimulatorSent> = {}): SimulatorSent => ({
+  id: `S#01JAAAAAAAAAAAAAAAAAAAAAA${id}`,
+  providerMessageId: `3A${id}`,
+  chatId: `${NUMBER}@s.whatsapp.net`,
+  type: 'text',
+  body,
+  ack,
+  sentAt: '2026-01-01T10:00:00.000Z',
+  mediaUrl: null,
+  ...overrides,
+});
+
+const simulatorApi = (
+  extra: Record<string, Route> = {},
+  { me = ADMIN, list = [] as SimulatorReceived[], own = [] as SimulatorSent[] } = {},
+) => {
   const server = fakeApi({
     ...shellRoutes(me),
-    [`GET ${MESSAGES}`]: () => json(200, { messages: list, hasMore: false, nextCursor: null }),
+    [`GET ${MESSAGES}`]: () => json(200, { messages: list, sent: own, hasMore: false, nextCursor: null }),
     [`POST ${MESSAGES}`]: () => json(200, { message: 'ok', providerMessageId: '3AABC' }),
     'POST /simulator/3/media': () => json(200, { message: 'ok', providerMessageId: '3AABD' }),
     'POST /simulator/3/read': () => json(200, { message: 'ok' }),
@@ -62,7 +78,7 @@ const pickCustomer = async (wrapper: Wrapper, name = 'Maria') => {
   typeInto(wrapper, 'Número', `+${NUMBER}`);
   typeInto(wrapper, 'Nome (opcional)', name);
   click(wrapper, 'Abrir conversa');
-  await waitFor(() => expect(screen.getByRole('log', { name: 'Mensagens recebidas pelo cliente' })).toBeTruthy());
+  await waitFor(() => expect(screen.getByRole('log', { name: 'Conversa do cliente' })).toBeTruthy());
 };
 
 const textarea = (wrapper: Wrapper) => wrapper.findTextarea()!;
@@ -128,6 +144,94 @@ describe('phone simulator', () => {
     expect(screen.getByRole('img', { name: 'Pendente' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Entregue' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Lida' })).toBeTruthy();
+  });
+
+  it('right after the customer writes, the chat shows what they sent (not an empty chat)', async () => {
+    const posted: SimulatorSent[] = [];
+    const api = simulatorApi({
+      [`GET ${MESSAGES}`]: () => json(200, { messages: [], sent: posted, hasMore: false, nextCursor: null }),
+      [`POST ${MESSAGES}`]: (request) => {
+        posted.push(sent(posted.length + 1, String((request.body as { body: string }).body), 0));
+        return json(200, { message: 'ok', providerMessageId: `3A${posted.length}` });
+      },
+    });
+    const { wrapper } = await openSimulator(api);
+    await pickCustomer(wrapper);
+    expect(await screen.findByText('Nenhuma mensagem nesta conversa ainda.')).toBeTruthy();
+
+    typeAndPressEnter(wrapper, 'Oi, quero um *bolo*');
+
+    await waitFor(() => expect(screen.getAllByTestId('simulator-sent')).toHaveLength(1));
+    const bubble = screen.getByTestId('simulator-sent');
+    expect(bubble.textContent).toContain('Oi, quero um bolo');
+    expect(bubble.querySelector('strong')?.textContent).toBe('bolo');
+    expect(within(bubble).getByRole('img', { name: 'Pendente' })).toBeTruthy();
+    expect(screen.queryByText('Nenhuma mensagem nesta conversa ainda.')).toBeNull();
+  });
+
+  it('shows both sides in order, as the phone does: formatting, quotes, reactions, files and ticks', async () => {
+    const list = [
+      received(2, '*Ana Atendente:*\n_Bom dia!_ ~Promoção~ ```COD-1```', 3),
+      received(4, '', 2, { type: 'image', body: undefined, mediaUrl: '/media/c/2/foto.jpg', filename: 'foto.jpg' }),
+    ];
+    const own = [
+      sent(1, 'Olá, tudo bem?', 2),
+      sent(3, 'Que ótimo!', 0, { quotedProviderMessageId: 'BAE52' }),
+      sent(5, '', 2, { type: 'reaction', body: undefined, emoji: '❤️', targetProviderMessageId: 'BAE52' }),
+      sent(6, 'recibo', 2, { type: 'document', mediaUrl: '/media/c/2/recibo.pdf', filename: 'recibo.pdf' }),
+    ];
+    const { wrapper } = await openSimulator(simulatorApi({}, { list, own }));
+    await pickCustomer(wrapper);
+
+    const log = await screen.findByRole('log', { name: 'Conversa do cliente' });
+    await waitFor(() => expect(within(log).getAllByTestId(/^simulator-(sent|received)$/)).toHaveLength(5));
+    const bubbles = within(log).getAllByTestId(/^simulator-(sent|received)$/);
+    expect(bubbles.map((b) => b.getAttribute('data-testid'))).toEqual([
+      'simulator-sent',
+      'simulator-received',
+      'simulator-sent',
+      'simulator-received',
+      'simulator-sent',
+    ]);
+    // The business's signature and formatting as WhatsApp draws them.
+    const greeting = bubbles[1]!;
+    expect(greeting.querySelector('strong')?.textContent).toBe('Ana Atendente:');
+    expect(greeting.querySelector('em')?.textContent).toBe('Bom dia!');
+    expect(greeting.querySelector('s')?.textContent).toBe('Promoção');
+    expect(greeting.querySelector('code')?.textContent).toBe('COD-1');
+    expect(greeting.textContent).not.toContain('*');
+    // The customer's reaction sits under the message it reacts to, not in a bubble of its own.
+    expect(within(greeting).getByTestId('simulator-reaction').textContent).toBe('❤️');
+    // The reply shows what it quotes: the business's message, its words without markers.
+    const quote = within(bubbles[2]!).getByTestId('simulator-quote');
+    expect(quote.textContent).toContain('Empresa');
+    expect(quote.textContent).toContain('Ana Atendente: Bom dia! Promoção COD-1');
+    // Files: the picture inline, the document as a link.
+    expect(bubbles[3]!.querySelector('img')?.getAttribute('src')).toBe('/media/c/2/foto.jpg');
+    expect(bubbles[4]!.querySelector('a')?.getAttribute('href')).toBe('/media/c/2/recibo.pdf');
+    expect(bubbles[4]!.textContent).toContain('recibo.pdf');
+    // Ticks on the customer's own messages: delivered, and a clock for the one not sent yet.
+    expect(within(bubbles[0]!).getByRole('img', { name: 'Entregue' })).toBeTruthy();
+    expect(within(bubbles[2]!).getByRole('img', { name: 'Pendente' })).toBeTruthy();
+  });
+
+  it("'Responder' quotes the chosen message in the next send", async () => {
+    const { wrapper, api } = await openSimulator(simulatorApi({}, { list: [received(1, 'Seu pedido saiu', 2)] }));
+    await pickCustomer(wrapper);
+    await waitFor(() => expect(screen.getAllByTestId('simulator-received')).toHaveLength(1));
+
+    click(createWrapper(screen.getByTestId('simulator-received')), 'Responder');
+    expect(screen.getByTestId('simulator-replying').textContent).toContain('Seu pedido saiu');
+    typeAndPressEnter(wrapper, 'Obrigado!');
+
+    await waitFor(() => expect(api.calls('POST', MESSAGES)).toHaveLength(1));
+    expect(api.calls('POST', MESSAGES)[0]?.body).toEqual({
+      number: NUMBER,
+      name: 'Maria',
+      body: 'Obrigado!',
+      quotedProviderMessageId: 'BAE51',
+    });
+    expect(screen.queryByTestId('simulator-replying')).toBeNull();
   });
 
   it('reacts to a received message with an emoji', async () => {

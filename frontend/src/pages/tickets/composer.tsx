@@ -11,7 +11,9 @@ import { useTranslation } from 'react-i18next';
 import { editMessage, sendMediaMessage, sendTextMessage, type ButtonMessageKind, type Message } from '@/api/messages';
 import { listComposerQuickMessages, type QuickMessage } from '@/api/quick-messages';
 import type { Ticket } from '@/api/tickets';
+import { chatColor } from '@/components/chat-colors';
 import { useNotifications } from '@/components/notifications';
+import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { useTicketActions } from './ticket-actions';
 import { settingOn, useTicketScreen } from './ticket-screen-context';
 
@@ -170,7 +172,7 @@ export function Composer({
       {mode && (
         <div
           style={{
-            borderLeft: '4px solid #35cd96',
+            borderLeft: `4px solid ${chatColor.quoteBar}`,
             padding: '2px 8px',
             marginBottom: 4,
             display: 'flex',
@@ -179,7 +181,7 @@ export function Composer({
         >
           <Box fontSize="body-s">
             <b>{t(mode.kind === 'edit' ? 'tickets.composer.editing' : 'tickets.composer.replying')}</b>{' '}
-            {mode.message.body}
+            {stripWhatsappMarkup(mode.message.body)}
           </Box>
           <Button
             variant="icon"

@@ -1,5 +1,3 @@
-import { Fragment, type ReactNode } from 'react';
-
 /** Core spec §9: lists cut the last message at 40 characters and the contact name at 60. */
 export const LAST_MESSAGE_MAX = 40;
 export const CONTACT_NAME_MAX = 60;
@@ -58,36 +56,3 @@ export const formatPhone = (number: string): string => {
     return `+${number.slice(0, 2)} (${number.slice(2, 4)}) ${number.slice(4, 9)}-${number.slice(9)}`;
   return number;
 };
-
-const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
-const STYLE_PATTERN = /(\*[^*\n]+\*|~[^~\n]+~)/g;
-
-const styled = (text: string, keyBase: string): ReactNode[] =>
-  text.split(STYLE_PATTERN).map((part, i) => {
-    const key = `${keyBase}-${i}`;
-    if (part.length > 2 && part.startsWith('*') && part.endsWith('*'))
-      return <strong key={key}>{part.slice(1, -1)}</strong>;
-    if (part.length > 2 && part.startsWith('~') && part.endsWith('~')) return <s key={key}>{part.slice(1, -1)}</s>;
-    return <Fragment key={key}>{part}</Fragment>;
-  });
-
-/**
- * Core spec §9 message markdown: *bold*, ~strike~, links open in a new tab; raw HTML is never parsed (the
- * text is React text, so `<b>` shows as typed). Line breaks are kept by the bubble's `white-space`.
- */
-export function MessageMarkdown({ text }: { text: string }) {
-  const parts = (text ?? '').split(URL_PATTERN);
-  return (
-    <>
-      {parts.map((part, i) =>
-        i % 2 === 1 ? (
-          <a key={`u-${i}`} href={part} target="_blank" rel="noopener noreferrer">
-            {part}
-          </a>
-        ) : (
-          <Fragment key={`t-${i}`}>{styled(part, `t-${i}`)}</Fragment>
-        ),
-      )}
-    </>
-  );
-}

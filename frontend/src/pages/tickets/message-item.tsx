@@ -4,7 +4,9 @@ import ButtonDropdown, { type ButtonDropdownProps } from '@cloudscape-design/com
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Message } from '@/api/messages';
-import { MessageMarkdown, formatClock } from './format';
+import { CHAT_BUBBLE_CLASS, ChatColors, chatColor } from '@/components/chat-colors';
+import { WhatsappMarkup, renderWhatsappMarkup } from '@/components/whatsapp-markup';
+import { formatClock } from './format';
 
 /** Core spec §4: own messages may be edited within 15 minutes of sending. */
 export const EDIT_WINDOW_MS = 15 * 60 * 1000;
@@ -35,7 +37,7 @@ export function AckIcon({ ack, audio }: { ack: number; audio: boolean }) {
       role="img"
       aria-label={label}
       title={label}
-      style={{ color: level >= 3 ? '#34b7f1' : undefined, marginLeft: 4 }}
+      style={{ color: level >= 3 ? chatColor.read : undefined, marginLeft: 4 }}
     >
       {ACK_MARK[level]}
     </span>
@@ -112,7 +114,8 @@ export const messageActions = (
     actions.push('edit');
   if (message.fromMe) actions.push('delete');
   if (message.mediaType === 'audio' && message.mediaUrl) actions.push('transcribe');
-  if (isGroup && !message.fromMe && message.participant) actions.push('talkToSender');
+  // The writer's number finds or creates their contact; a writer known only by LID cannot be reached.
+  if (isGroup && !message.fromMe && message.participant?.number) actions.push('talkToSender');
   return actions;
 };
 
@@ -134,7 +137,8 @@ export function MessageItem({
   const { t } = useTranslation();
   const actions = messageActions(message, { isGroup });
   const items: ButtonDropdownProps.Item[] = actions.map((a) => ({ id: a, text: t(`tickets.message.actions.${a}`) }));
-  const background = message.isPrivate ? '#fff3c4' : message.fromMe ? '#dcf8c6' : '#ffffff';
+  // The theme's chat colours (components/chat-colors.tsx): readable in light and dark mode.
+  const background = message.isPrivate ? chatColor.note : message.fromMe ? chatColor.outgoing : chatColor.incoming;
   const showBody = message.body && !(message.mediaUrl && message.body === message.filename);
   return (
     <div
@@ -142,10 +146,12 @@ export function MessageItem({
       data-message-id={message.id}
       style={{ display: 'flex', justifyContent: message.fromMe ? 'flex-end' : 'flex-start', margin: '4px 0' }}
     >
+      <ChatColors />
       <div
+        className={CHAT_BUBBLE_CLASS}
+        data-testid="bubble"
         style={{
           background,
-          color: '#000716',
           borderRadius: 8,
           padding: '6px 10px',
           maxWidth: '75%',
@@ -168,8 +174,8 @@ export function MessageItem({
           <div
             data-testid="quoted"
             style={{
-              borderLeft: '4px solid #35cd96',
-              background: 'rgba(0,0,0,0.05)',
+              borderLeft: `4px solid ${chatColor.quoteBar}`,
+              background: chatColor.quoteBackground,
               padding: '2px 6px',
               marginBottom: 4,
             }}
@@ -178,8 +184,9 @@ export function MessageItem({
               {message.quotedMsg.fromMe ? t('tickets.message.you') : (message.quotedMsg.contact?.name ?? '')}
             </Box>
             <Box fontSize="body-s">
-              {message.quotedMsg.body ||
-                t(`tickets.mediaTypes.${message.quotedMsg.mediaType}`, { defaultValue: message.quotedMsg.mediaType })}
+              {message.quotedMsg.body
+                ? renderWhatsappMarkup(message.quotedMsg.body)
+                : t(`tickets.mediaTypes.${message.quotedMsg.mediaType}`, { defaultValue: message.quotedMsg.mediaType })}
             </Box>
           </div>
         )}
@@ -198,7 +205,7 @@ export function MessageItem({
             )}
             {showBody && !message.vCard && (
               <div data-field="body">
-                <MessageMarkdown text={message.body} />
+                <WhatsappMarkup text={message.body} />
               </div>
             )}
             {transcript && (
@@ -215,11 +222,11 @@ export function MessageItem({
             alignItems: 'center',
             gap: 4,
             fontSize: 11,
-            color: '#5f6b7a',
+            color: chatColor.meta,
           }}
         >
           {message.isEdited && <span>{t('tickets.message.edited')}</span>}
-          {message.sendError && <span style={{ color: '#d91515' }}>{t('tickets.message.sendError')}</span>}
+          {message.sendError && <span style={{ color: chatColor.error }}>{t('tickets.message.sendError')}</span>}
           <span>{formatClock(message.createdAt)}</span>
           {message.fromMe && <AckIcon ack={message.ack} audio={message.mediaType === 'audio'} />}
           {items.length > 0 && (

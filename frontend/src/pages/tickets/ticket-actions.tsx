@@ -32,16 +32,24 @@ export type TicketDialog =
   | { kind: 'sendContact'; ticket: Ticket }
   | { kind: 'forward'; messageIds: string[] };
 
+/** How an answer of the server reaches the lists: `follow` when the user is taken to the ticket (accept, new). */
+export interface Published {
+  follow: boolean;
+}
+
 export interface TicketActions {
-  /** Runs a transition; true on success. The answer goes to every list at once. */
+  /**
+   * Runs a transition; true on success. The answer goes to every list at once; `open` also opens the ticket
+   * and the lists follow it to its tab (accept, reopen).
+   */
   change(ticket: Ticket, update: TicketUpdate, options?: { leave?: boolean; open?: boolean }): Promise<boolean>;
   accept(ticket: Ticket, queueId?: number | null): Promise<boolean>;
   /** Shows the ERR_OTHER_OPEN_TICKET outcome (opens the user's own ticket, or names the other user); true when it was one. */
   handleConflict(err: unknown): boolean;
   openDialog(dialog: TicketDialog): void;
   /** Lists subscribe to answers of the server. */
-  onTicket(listener: (ticket: Ticket) => void): () => void;
-  publish(ticket: Ticket): void;
+  onTicket(listener: (ticket: Ticket, published: Published) => void): () => void;
+  publish(ticket: Ticket, published?: Published): void;
 }
 
 const TicketActionsContext = createContext<TicketActions | null>(null);
@@ -59,10 +67,10 @@ export function TicketActionsProvider({ children }: { children: ReactNode }) {
   const notifications = useNotifications();
   const { user } = useTicketScreen();
   const [dialog, setDialog] = useState<TicketDialog | null>(null);
-  const listeners = useRef(new Set<(ticket: Ticket) => void>());
+  const listeners = useRef(new Set<(ticket: Ticket, published: Published) => void>());
 
-  const publish = useCallback((ticket: Ticket) => {
-    for (const l of [...listeners.current]) l(ticket);
+  const publish = useCallback((ticket: Ticket, published: Published = { follow: false }) => {
+    for (const l of [...listeners.current]) l(ticket, published);
   }, []);
 
   const handleConflict = useCallback(
@@ -80,7 +88,7 @@ export function TicketActionsProvider({ children }: { children: ReactNode }) {
     async (ticket: Ticket, update: TicketUpdate, options: { leave?: boolean; open?: boolean } = {}) => {
       try {
         const answer = await updateTicket(ticket.id, update);
-        publish({ ...ticket, ...answer });
+        publish({ ...ticket, ...answer }, { follow: options.open === true });
         if (options.leave) void navigate('/tickets');
         else if (options.open) void navigate(`/tickets/${answer.uuid ?? ticket.uuid}`);
         return true;

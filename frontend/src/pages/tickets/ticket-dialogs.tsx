@@ -290,7 +290,7 @@ function NewTicketDialog({ onClose }: { onClose: () => void }) {
             status: 'open',
           }).then(
             (ticket) => {
-              actions.publish(ticket);
+              actions.publish(ticket, { follow: true });
               onClose();
               void navigate(`/tickets/${ticket.uuid}`);
             },

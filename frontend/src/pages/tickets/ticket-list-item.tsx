@@ -6,6 +6,7 @@ import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Tag as CompanyTag } from '@/api/tags';
 import type { Ticket } from '@/api/tickets';
+import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { CONTACT_NAME_MAX, LAST_MESSAGE_MAX, LIST_TAGS_MAX, formatListTime, truncate } from './format';
 
 /** What a list row needs of a tag. */
@@ -18,7 +19,7 @@ export const visibleTags = (ids: { id: number }[], tags: Tag[]): { shown: Tag[];
 };
 
 /**
- * One ticket of a list: contact name (60), last message (40), time (HH:mm today, else dd/MM/yyyy), unread
+ * One ticket of a list: contact name (60), last message (40, WhatsApp's markers stripped), time (HH:mm today, else dd/MM/yyyy), unread
  * count, queue in its colour, connection, assigned user (admins only, core spec §6), tags (2 then +N), and
  * the pending ticket's accept button.
  */
@@ -70,7 +71,7 @@ export function TicketListItem({
         </div>
         <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
           <Box fontSize="body-s" color="text-body-secondary">
-            <span data-field="lastMessage">{truncate(ticket.lastMessage ?? '', LAST_MESSAGE_MAX)}</span>
+            <span data-field="lastMessage">{truncate(stripWhatsappMarkup(ticket.lastMessage), LAST_MESSAGE_MAX)}</span>
           </Box>
           {ticket.unreadMessages > 0 && (
             <span data-field="unread" aria-label={t('tickets.list.unread', { count: ticket.unreadMessages })}>

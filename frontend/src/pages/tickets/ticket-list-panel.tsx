@@ -30,6 +30,7 @@ import { useTicketList, type TicketList } from './use-ticket-list';
 export const SEARCH_DEBOUNCE_MS = 500;
 
 type Tab = 'open' | 'closed' | 'search';
+type Section = 'open' | 'pending' | 'group';
 
 const useDebounced = <T,>(value: T, ms: number): T => {
   const [settled, setSettled] = useState(value);
@@ -41,6 +42,13 @@ const useDebounced = <T,>(value: T, ms: number): T => {
 };
 
 const ids = (options: readonly MultiselectProps.Option[]): number[] => options.map((o) => Number(o.value));
+
+/** The section of the open tab a ticket is listed in, or null (closed, or a group without the groups tab). */
+const sectionOf = (ticket: Ticket, groups: boolean): Section | null => {
+  if (ticket.status === 'open' || ticket.status === 'pending') return ticket.status;
+  if (ticket.status === 'group' && groups) return 'group';
+  return null;
+};
 
 /** Shows one list: its tickets, a loading or failed state, and the next page near the bottom. */
 function TicketListView({
@@ -60,8 +68,6 @@ function TicketListView({
   const actions = useTicketActions();
   const { tags, isAdmin } = useTicketScreen();
   const sentinel = useNearBottom(list.status === 'ready' && list.hasMore && !list.loadingMore, list.loadMore);
-
-  useEffect(() => actions.onTicket((ticket) => list.apply({ kind: 'update', ticket })), [actions, list.apply]);
 
   if (list.status === 'error' && list.tickets.length === 0) {
     return (
@@ -112,7 +118,9 @@ function TicketListView({
  * The ticket lists (core spec §2 "Ticket screen"): tabs open (Atendendo, Aguardando, and Grupos with
  * allowGroup), closed and search; debounced search with the message-content option; filters by tags,
  * users (admins), statuses, connections; the queue selector (the user's queues by default); show-all
- * (admins, or allUserChat); new ticket; close-all (admins, confirmed); sort (open tab only).
+ * (admins, or allUserChat); new ticket; close-all (admins, confirmed, for the shown section: Atendendo,
+ * Aguardando or Grupos); sort (open tab only). The ticket open on screen counts as read in every list, and
+ * the lists follow a ticket the user is taken to (accepted, reopened, new) to its tab.
  */
 export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undefined }) {
   const { t } = useTranslation();
@@ -124,7 +132,7 @@ export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undef
   const groups = user.allowGroup === true;
 
   const [tab, setTab] = useState<Tab>('open');
-  const [section, setSection] = useState<'open' | 'pending' | 'group'>('open');
+  const [section, setSection] = useState<Section>('open');
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search, SEARCH_DEBOUNCE_MS);
   const [searchOnMessages, setSearchOnMessages] = useState(false);
@@ -151,18 +159,40 @@ export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undef
     sortTickets: sort,
   };
   const filterOf = (s: ListSection): ListFilter => ({ ...base, section: s });
-  const openList = useTicketList(filterOf('open'), user, tab === 'open');
-  const pendingList = useTicketList(filterOf('pending'), user, tab === 'open');
-  const groupList = useTicketList(filterOf('group'), user, tab === 'open' && groups);
-  const closedList = useTicketList(filterOf('closed'), user, tab === 'closed');
+  const openList = useTicketList(filterOf('open'), user, tab === 'open', selectedUuid);
+  const pendingList = useTicketList(filterOf('pending'), user, tab === 'open', selectedUuid);
+  const groupList = useTicketList(filterOf('group'), user, tab === 'open' && groups, selectedUuid);
+  const closedList = useTicketList(filterOf('closed'), user, tab === 'closed', selectedUuid);
   // The search tab lists nothing until something is typed (decisions D60).
-  const searchList = useTicketList(filterOf('search'), user, tab === 'search' && searchParam.trim() !== '');
+  const searchList = useTicketList(
+    filterOf('search'),
+    user,
+    tab === 'search' && searchParam.trim() !== '',
+    selectedUuid,
+  );
+
+  // Answers of the server (accept, transfer, new ticket...) reach every list, shown or not; when the user is
+  // taken to the ticket, the lists follow it to its tab, so an accepted ticket shows selected in Atendendo.
+  const applies = [openList.apply, pendingList.apply, groupList.apply, closedList.apply, searchList.apply];
+  useEffect(
+    () =>
+      actions.onTicket((ticket, { follow }) => {
+        for (const apply of applies) apply({ kind: 'update', ticket });
+        if (!follow) return;
+        const to = sectionOf(ticket, groups);
+        if (to) {
+          setTab('open');
+          setSection(to);
+        } else if (ticket.status === 'closed') setTab('closed');
+      }),
+    // The apply functions are stable (see useTicketList).
+    [actions, groups, ...applies],
+  );
 
   const closeAll = () => {
     setClosingAll(true);
-    // The server's body takes open or pending only (functions/contracts/tickets.ts): on the groups tab the
-    // call is refused with 400, as it always was.
-    closeAllTickets(section as 'open' | 'pending', queueIds).then(
+    // The shown section's status: open, pending or group (the server closes group tickets too).
+    closeAllTickets(section, queueIds).then(
       () => {
         notifications.success(t('tickets.closeAll.success'));
         setClosingAll(false);
@@ -221,7 +251,8 @@ export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undef
           options={queueOptions}
           onChange={({ detail }) => setQueueIds(ids(detail.selectedOptions))}
           placeholder={t('tickets.list.queuesPlaceholder')}
-          hideTokens
+          // The chosen queues show inside the trigger (the placeholder only when none is chosen).
+          inlineTokens
         />
       </FormField>
       <ExpandableSection
@@ -289,7 +320,7 @@ export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undef
                 {toolbar}
                 <Tabs
                   activeTabId={section}
-                  onChange={({ detail }) => setSection(detail.activeTabId as 'open' | 'pending' | 'group')}
+                  onChange={({ detail }) => setSection(detail.activeTabId as Section)}
                   tabs={sectionTabs.map((s) => ({
                     id: s.id,
                     label: s.label,

@@ -99,6 +99,21 @@ export const applyTicketChange = (
   return list.map((t, i) => (i === index ? incoming : t));
 };
 
+/**
+ * The ticket open on screen is being read: the list shows it without unread messages, from the moment it
+ * opens and while messages arrive in it (the conversation's first page marks it read on the server).
+ */
+export const seenWhileOpen = (ticket: Ticket, openUuid: string | undefined): Ticket =>
+  openUuid !== undefined && ticket.uuid === openUuid && ticket.unreadMessages !== 0
+    ? { ...ticket, unreadMessages: 0 }
+    : ticket;
+
+/** `seenWhileOpen` over a list; the same array when nothing changes. */
+export const listSeenWhileOpen = (list: Ticket[], openUuid: string | undefined): Ticket[] => {
+  const seen = list.map((t) => seenWhileOpen(t, openUuid));
+  return seen.some((t, i) => t !== list[i]) ? seen : list;
+};
+
 /** Appends a loaded page, skipping tickets an event already put on the list. */
 export const appendPage = (list: Ticket[], page: Ticket[]): Ticket[] => {
   const seen = new Set(list.map((t) => t.id));

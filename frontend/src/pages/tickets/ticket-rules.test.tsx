@@ -1,10 +1,11 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { shouldNotify, titleWithUnread } from '@/components/ticket-notifications/notification-rules';
+import { WhatsappMarkup } from '@/components/whatsapp-markup';
 import { authUser } from '@/testing/auth-fixtures';
 import { keepRecording } from './audio-recorder';
 import { quickReplyMatches, signed } from './composer';
-import { MessageMarkdown, formatListTime, formatPhone, truncate } from './format';
+import { formatListTime, formatPhone, truncate } from './format';
 import { AUDIO_SPEEDS, messageActions, nextAudioSpeed } from './message-item';
 import { messageRow, ticketRow } from './ticket-fixtures';
 import { applyTicketChange, queryOf, type ListFilter } from './ticket-list-state';
@@ -37,7 +38,7 @@ describe('format (core spec §5, §9)', () => {
   });
 
   it('markdown: bold, strike, links in a new tab, HTML shown as text', () => {
-    const { container } = render(<MessageMarkdown text={'*a* ~b~ <i>c</i> http://x.y/z'} />);
+    const { container } = render(<WhatsappMarkup text={'*a* ~b~ <i>c</i> http://x.y/z'} />);
     expect(container.querySelector('strong')?.textContent).toBe('a');
     expect(container.querySelector('s')?.textContent).toBe('b');
     expect(container.querySelector('i')).toBeNull();

@@ -9,7 +9,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { companyChannel } from '@contracts/realtime';
 import { deleteMessage, transcribeAudio, type Message } from '@/api/messages';
-import { createTicket, deleteTicket, getTicketByUuid, transitions, type Ticket } from '@/api/tickets';
+import {
+  contactIdForNumber,
+  createTicket,
+  deleteTicket,
+  getTicketByUuid,
+  transitions,
+  type Ticket,
+} from '@/api/tickets';
+import { ChatColors } from '@/components/chat-colors';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useChannel, useRoom } from '@/realtime/use-socket';
@@ -124,7 +132,10 @@ function Header({ ticket, onToggleDrawer }: { ticket: Ticket; onToggleDrawer: ()
           </>
         )}
         {ticket.status === 'closed' && (
-          <Button variant="primary" onClick={() => void actions.change(ticket, transitions.reopen(user.id))}>
+          <Button
+            variant="primary"
+            onClick={() => void actions.change(ticket, transitions.reopen(user.id), { open: true })}
+          >
             {t('tickets.actions.reopen')}
           </Button>
         )}
@@ -327,23 +338,33 @@ export function TicketView({ uuid }: { uuid: string }) {
         );
         break;
       case 'talkToSender': {
-        const participant = message.participant as { contactId?: number } | null;
-        if (!ticket || typeof participant?.contactId !== 'number') {
+        // The server names a group message's writer by number (and LID and push name), not by contact:
+        // find the number's contact, or create it, then open a ticket with it (core spec §4).
+        const number = message.participant?.number?.replace(/\D/g, '') ?? '';
+        if (!ticket || number.length < 8) {
           notifications.notify('error', t('tickets.errors.noSender'));
           break;
         }
-        createTicket({
-          contactId: participant.contactId,
-          queueId: ticket.queueId,
-          whatsappId: ticket.whatsappId,
-          userId: user.id,
-          status: 'open',
-        }).then(
-          (created) => void navigate(`/tickets/${created.uuid}`),
-          (err: unknown) => {
-            if (!actions.handleConflict(err)) notifications.error(err);
-          },
-        );
+        const pushName = message.participant?.name?.trim() ?? '';
+        contactIdForNumber(number, pushName.length >= 2 ? pushName : number)
+          .then((contactId) =>
+            createTicket({
+              contactId,
+              queueId: ticket.queueId,
+              whatsappId: ticket.whatsappId,
+              userId: user.id,
+              status: 'open',
+            }),
+          )
+          .then(
+            (created) => {
+              actions.publish(created, { follow: true });
+              void navigate(`/tickets/${created.uuid}`);
+            },
+            (err: unknown) => {
+              if (!actions.handleConflict(err)) notifications.error(err);
+            },
+          );
         break;
       }
     }
@@ -361,6 +382,7 @@ export function TicketView({ uuid }: { uuid: string }) {
 
   return (
     <div style={{ display: 'flex', gap: 12 }}>
+      <ChatColors />
       <div style={{ flex: 1, minWidth: 0 }}>
         <SpaceBetween size="s">
           <Header ticket={ticket} onToggleDrawer={() => setDrawerOpen((o) => !o)} />

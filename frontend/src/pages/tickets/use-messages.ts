@@ -4,6 +4,12 @@ import { listMessages, type Message } from '@/api/messages';
 import type { SocketEvent } from '@/realtime/socket';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 
+/**
+ * A customer's message arriving in the open conversation: its first page is read again this much later (one
+ * read for a burst), which marks the ticket read on the server (data-model §2.14) as opening it did.
+ */
+export const READ_AGAIN_MS = 1000;
+
 const isMessage = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && typeof (value as Message).id === 'string' && 'ticketId' in value;
 
@@ -28,7 +34,8 @@ export interface TicketMessages {
 
 /**
  * A ticket's messages: page 1 (the newest) first, older pages on demand, and the company's appMessage
- * events for this ticket applied live. A reconnect reads page 1 again and merges it.
+ * events for this ticket applied live. A reconnect reads page 1 again and merges it; so does a customer's
+ * message arriving while the conversation is open (READ_AGAIN_MS), so the server counts it read.
  */
 export function useMessages(companyId: number, ticketUuid: string, ticketId: number | undefined): TicketMessages {
   const [messages, setMessages] = useState<Message[]>([]);
@@ -38,6 +45,8 @@ export function useMessages(companyId: number, ticketUuid: string, ticketId: num
   const [loadingOlder, setLoadingOlder] = useState(false);
   const page = useRef(1);
   const [generation, setGeneration] = useState(0);
+  const readAgain = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(readAgain.current), []);
 
   useEffect(() => {
     if (ticketId === undefined) return undefined;
@@ -82,7 +91,12 @@ export function useMessages(companyId: number, ticketUuid: string, ticketId: num
 
   useChannel(companyChannel(companyId, 'appMessage'), (event: SocketEvent) => {
     if ((event.action === 'create' || event.action === 'update') && isMessage(event.message)) {
-      if (event.message.ticketId === ticketId) upsert(event.message);
+      if (event.message.ticketId !== ticketId) return;
+      upsert(event.message);
+      if (event.action === 'create' && !event.message.fromMe) {
+        clearTimeout(readAgain.current);
+        readAgain.current = setTimeout(() => setGeneration((g) => g + 1), READ_AGAIN_MS);
+      }
     }
     if (event.action === 'delete' && typeof event.messageId === 'string') remove(event.messageId);
   });

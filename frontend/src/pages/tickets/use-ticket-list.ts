@@ -4,7 +4,15 @@ import type { AuthUser } from '@/api/auth';
 import { listTickets, type Ticket } from '@/api/tickets';
 import type { SocketEvent } from '@/realtime/socket';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
-import { appendPage, applyTicketChange, queryOf, type ListFilter, type TicketChange } from './ticket-list-state';
+import {
+  appendPage,
+  applyTicketChange,
+  listSeenWhileOpen,
+  queryOf,
+  seenWhileOpen,
+  type ListFilter,
+  type TicketChange,
+} from './ticket-list-state';
 
 /** Core spec §9: the ticket fetch waits 500 ms (filters and typing settle first). */
 export const TICKET_FETCH_DELAY_MS = 500;
@@ -44,9 +52,15 @@ export interface TicketList {
 /**
  * One ticket list: the first page TICKET_FETCH_DELAY_MS after the filter settles, further pages on demand
  * (cursor paging), and the company's ticket and message events applied as they come. A reconnect reads
- * the list again, because events sent while the socket was down are gone.
+ * the list again, because events sent while the socket was down are gone. The ticket open on screen
+ * (`openUuid`) shows no unread messages (`seenWhileOpen`).
  */
-export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true): TicketList {
+export function useTicketList(
+  filter: ListFilter,
+  me: AuthUser,
+  enabled = true,
+  openUuid: string | undefined = undefined,
+): TicketList {
   const [state, setState] = useState<{
     status: TicketList['status'];
     tickets: Ticket[];
@@ -61,6 +75,16 @@ export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true):
   const filterKey = JSON.stringify(filter);
   const filterRef = useRef(filter);
   filterRef.current = filter;
+  const openRef = useRef(openUuid);
+  openRef.current = openUuid;
+
+  // Opening a ticket clears its unread count in the list at once.
+  useEffect(() => {
+    setState((s) => {
+      const tickets = listSeenWhileOpen(s.tickets, openUuid);
+      return tickets === s.tickets ? s : { ...s, tickets };
+    });
+  }, [openUuid]);
 
   useEffect(() => {
     if (!enabled) return undefined;
@@ -72,7 +96,7 @@ export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true):
           if (controller.signal.aborted) return;
           setState({
             status: 'ready',
-            tickets: page.tickets,
+            tickets: listSeenWhileOpen(page.tickets, openRef.current),
             count: page.count,
             hasMore: page.hasMore,
             cursor: page.nextCursor,
@@ -99,7 +123,7 @@ export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true):
       (page) => {
         setState((s) => ({
           ...s,
-          tickets: appendPage(s.tickets, page.tickets),
+          tickets: appendPage(s.tickets, listSeenWhileOpen(page.tickets, openRef.current)),
           hasMore: page.hasMore,
           cursor: page.nextCursor,
           page: next,
@@ -116,7 +140,11 @@ export function useTicketList(filter: ListFilter, me: AuthUser, enabled = true):
   const apply = useCallback(
     (change: TicketChange) =>
       setState((s) => {
-        const tickets = applyTicketChange(s.tickets, change, filterRef.current, me);
+        const seen =
+          change.kind === 'update' || change.kind === 'message'
+            ? { ...change, ticket: seenWhileOpen(change.ticket, openRef.current) }
+            : change;
+        const tickets = applyTicketChange(s.tickets, seen, filterRef.current, me);
         if (tickets === s.tickets) return s;
         return { ...s, tickets, count: Math.max(0, s.count + tickets.length - s.tickets.length) };
       }),
