@@ -50,7 +50,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'announcements', titleKey: 'menu.announcements' },
   { path: 'messages-api', titleKey: 'menu.messagesApi' },
-  { path: 'queues', titleKey: 'menu.queues' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'files', titleKey: 'menu.files' },
@@ -137,6 +136,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({
               Component: (await import('./pages/all-connections/all-connections-page')).AllConnectionsPage,
             }),
+          },
+          {
+            path: 'queues',
+            lazy: async () => ({ Component: (await import('./pages/queues/queues-page')).QueuesPage }),
           },
           {
             path: 'todolist',

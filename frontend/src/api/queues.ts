@@ -1,4 +1,16 @@
-import type { ChatbotOption, ChatbotOptionInput, QueueAdminView, QueueView, ScheduleEntry } from '@contracts/queues';
+import type {
+  CHATBOT_KINDS as CONTRACT_CHATBOT_KINDS,
+  ChatbotKind,
+  ChatbotOption,
+  ChatbotOptionInput,
+  MAX_BREADTH as CONTRACT_MAX_BREADTH,
+  MAX_DEPTH as CONTRACT_MAX_DEPTH,
+  MAX_NODES as CONTRACT_MAX_NODES,
+  QueueAdminView,
+  QueueView,
+  ROTATION_MINUTES as CONTRACT_ROTATION_MINUTES,
+  ScheduleEntry,
+} from '@contracts/queues';
 import { api } from './transport';
 
 /**
@@ -6,7 +18,17 @@ import { api } from './transport';
  * functions/core/queues). Admins read QueueAdminView (with the option tree); others QueueView. The wire
  * shapes are the server's contract (functions/contracts/queues.ts).
  */
-export type { ChatbotOption, ChatbotOptionInput, QueueAdminView, QueueView, ScheduleEntry };
+export type { ChatbotKind, ChatbotOption, ChatbotOptionInput, QueueAdminView, QueueView, ScheduleEntry };
+
+// The contract's constants, repeated here (contracts are imported as types only, to keep zod out of the
+// bundle); the type annotations fail the build if they ever differ from the server's.
+export const CHATBOT_KINDS: typeof CONTRACT_CHATBOT_KINDS = ['text', 'attendent', 'queue', 'integration', 'file'];
+/** Rotation times in minutes; 0 is "not set" (admin spec §9). */
+export const ROTATION_MINUTES: typeof CONTRACT_ROTATION_MINUTES = [0, 2, 5, 10, 15, 30, 45, 60];
+/** Bounds of a chatbot tree (D89): levels, options under one parent, options in all. */
+export const MAX_DEPTH: typeof CONTRACT_MAX_DEPTH = 5;
+export const MAX_BREADTH: typeof CONTRACT_MAX_BREADTH = 20;
+export const MAX_NODES: typeof CONTRACT_MAX_NODES = 200;
 export type Queue = QueueView | QueueAdminView;
 
 /** What the queue dialog sends: the whole queue, chatbot tree included (`id` absent on new options). */
