@@ -55,7 +55,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'files', titleKey: 'menu.files' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
   { path: 'subscription', titleKey: 'menu.subscription' },
-  { path: 'settings', titleKey: 'menu.settings' },
   { path: 'companies', titleKey: 'menu.companies' },
 ];
 
@@ -140,6 +139,10 @@ export const routes: RouteObject[] = [
           {
             path: 'queues',
             lazy: async () => ({ Component: (await import('./pages/queues/queues-page')).QueuesPage }),
+          },
+          {
+            path: 'settings',
+            lazy: async () => ({ Component: (await import('./pages/settings/settings-page')).SettingsPage }),
           },
           {
             path: 'todolist',

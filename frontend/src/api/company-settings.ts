@@ -20,7 +20,7 @@ export const getCompanySettings = (
   api().get<CompanySettingsView>(`/companySettings/${encodeURIComponent(String(companyId))}`, options);
 
 /** PUT /companySettings {column, data}: one column; a 400 on body.data when a paired rule fails. */
-export const updateCompanySetting = (column: string, data: string): Promise<unknown> =>
+export const updateCompanySetting = (column: string, data: string | boolean): Promise<unknown> =>
   api().put<unknown>('/companySettings', { column, data });
 
 /** PUT /companies/{id}/schedules: the company's working hours (scheduleType `company`). */
