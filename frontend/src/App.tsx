@@ -50,12 +50,10 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'announcements', titleKey: 'menu.announcements' },
   { path: 'messages-api', titleKey: 'menu.messagesApi' },
-  { path: 'queues', titleKey: 'menu.queues' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
   { path: 'subscription', titleKey: 'menu.subscription' },
-  { path: 'settings', titleKey: 'menu.settings' },
   { path: 'companies', titleKey: 'menu.companies' },
 ];
 
@@ -140,6 +138,14 @@ export const routes: RouteObject[] = [
             lazy: async () => ({
               Component: (await import('./pages/all-connections/all-connections-page')).AllConnectionsPage,
             }),
+          },
+          {
+            path: 'queues',
+            lazy: async () => ({ Component: (await import('./pages/queues/queues-page')).QueuesPage }),
+          },
+          {
+            path: 'settings',
+            lazy: async () => ({ Component: (await import('./pages/settings/settings-page')).SettingsPage }),
           },
           {
             path: 'todolist',

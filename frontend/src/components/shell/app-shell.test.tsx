@@ -234,10 +234,10 @@ describe('app shell: side menu', () => {
 
   it('navigates inside the app from a menu link, to the coming-soon page of that area', async () => {
     const { wrapper, router } = await openShell();
-    act(() => wrapper.findSideNavigation()?.findLinkByHref('/queues')?.click());
+    act(() => wrapper.findSideNavigation()?.findLinkByHref('/prompts')?.click());
 
-    expect(await screen.findByRole('heading', { name: 'Filas & Chatbot' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/queues');
+    expect(await screen.findByRole('heading', { name: 'Open.Ai' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/prompts');
     expect(screen.getByText('Esta área chega em uma próxima versão do ZapDesk.')).toBeTruthy();
   });
 
