@@ -21,6 +21,14 @@ if (typeof window.matchMedia !== 'function') {
   });
 }
 
+// jsdom has no CSS namespace; Cloudscape's flashbar calls CSS.escape from a debounced focus timer, which may
+// fire after a test that showed a toast has ended (an unhandled error would fail the whole run).
+if (typeof (globalThis as { CSS?: unknown }).CSS === 'undefined') {
+  (globalThis as { CSS?: { escape: (value: string) => string } }).CSS = {
+    escape: (value: string) => value.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`),
+  };
+}
+
 // The first render of a lazy page transforms its Cloudscape modules (seconds on a busy 2-core machine):
 // give findBy*/waitFor and the tests room for that one cold start.
 configure({ asyncUtilTimeout: 5000 });
