@@ -234,6 +234,8 @@ describe('app shell: side menu', () => {
 
   it('navigates inside the app from a menu link, to the coming-soon page of that area', async () => {
     const { wrapper, router } = await openShell();
+    // /prompts is a plan-gated link (useOpenAi): it is in the menu once the plan has arrived.
+    await waitFor(() => expect(menuTexts(wrapper)).toContain('Open.Ai'));
     act(() => wrapper.findSideNavigation()?.findLinkByHref('/prompts')?.click());
 
     expect(await screen.findByRole('heading', { name: 'Open.Ai' })).toBeTruthy();
