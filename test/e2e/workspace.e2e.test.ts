@@ -199,6 +199,8 @@ describe("the attendant's workspace", () => {
 
     // The customer writes again: a new pending ticket of the same contact appears in A's Aguardando.
     await customerWrites(company, customer, 'Esqueci de perguntar o prazo');
+    // A's list followed the accepted ticket to Atendendo (issue 14): A looks at Aguardando again.
+    await openPending(a.page);
     const again = rowsOf(a.page, customer.name).filter({ hasText: 'Esqueci de perguntar o prazo' });
     await again.waitFor(LIVE);
     const secondTicketId = await again.getAttribute('data-ticket-id');
