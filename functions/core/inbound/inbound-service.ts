@@ -518,7 +518,7 @@ const answerAutomatically = async (
   let after = trigger;
   for (const reply of replies) {
     if (reply.kind === 'greeting' && bot?.greeted) continue;
-    after = await sendAutomaticReply(scope, event, ticket, contact, reply, after);
+    after = await sendAutomaticReply(scope, event, ticket, contact, reply, after, reply.key);
   }
   if (!bot) return;
   for (const [i, body] of bot.replies.entries()) {

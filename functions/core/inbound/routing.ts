@@ -1,4 +1,4 @@
-import { isWithinServiceHours, type ServiceHours } from './schedule';
+import { closedPeriodStart, type ServiceHours } from './schedule';
 
 /**
  * The routing step of the inbound pipeline (DESIGN §6): after a contact's message is stored, what the
@@ -12,6 +12,12 @@ export type AutomaticReplyKind = 'greeting' | 'outOfHours' | 'vacation' | 'chatB
 export interface AutomaticReply {
   kind: AutomaticReplyKind;
   body: string;
+  /**
+   * What makes the reply unique on its ticket (its message id is derived from it): the kind alone (once a
+   * ticket) unless the rule names more — the closed period for out-of-hours, the vacation for its message
+   * (decisions D92).
+   */
+  key?: string;
 }
 
 export interface RoutingInput {
@@ -75,12 +81,18 @@ export const route = (input: RoutingInput): AutomaticReply[] => {
   if (input.ticket.userId !== null || input.ticket.status !== 'pending') return [];
 
   const vacationText = input.connection.collectiveVacationMessage?.trim() ?? '';
-  if (vacationText && onVacation(input)) return [{ kind: 'vacation', body: vacationText }];
+  if (vacationText && onVacation(input)) {
+    // Once per vacation: a new vacation (other dates) speaks again on the same ticket.
+    const { collectiveVacationStart: start, collectiveVacationEnd: end } = input.connection;
+    return [{ kind: 'vacation', body: vacationText, key: `vacation:${start!.slice(0, 10)}:${end!.slice(0, 10)}` }];
+  }
 
   const hours = serviceHours(input);
-  if (hours && !isWithinServiceHours(hours.schedules, input.now, input.timeZone)) {
-    const text = hours.message.trim();
-    return text ? [{ kind: 'outOfHours', body: text }] : [];
+  const closedSince = hours ? closedPeriodStart(hours.schedules, input.now, input.timeZone) : null;
+  if (closedSince !== null) {
+    // Once per closed period: the next night (or lunch break) answers again (decisions D92).
+    const text = hours!.message.trim();
+    return text ? [{ kind: 'outOfHours', body: text, key: `outOfHours:${closedSince}` }] : [];
   }
 
   const greeting = input.connection.greetingMessage.trim();
