@@ -658,3 +658,30 @@ export const getContacts = async (companyId: number, ids: readonly number[]): Pr
   }
   return found;
 };
+
+/**
+ * The contact accepted the company's LGPD terms (decisions D93): `lgpdAcceptedAt` is set once and the first
+ * acceptance's time stays. Answers the contact as stored, or null when it is gone.
+ */
+export const recordLgpdConsent = async (companyId: number, id: number, at: string): Promise<Contact | null> => {
+  try {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: contactKeys(companyId, id),
+          UpdateExpression: 'SET lgpdAcceptedAt = :at, updatedAt = :at',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(lgpdAcceptedAt) OR lgpdAcceptedAt = :none)',
+          ExpressionAttributeValues: { ':at': at, ':none': null },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return out.Attributes ? toContact(out.Attributes) : null;
+  } catch (err) {
+    if (!(err instanceof Conflict)) throw err;
+    // Accepted before (a redelivery, or another ticket's answer), or the contact is gone.
+    return getContact(companyId, id);
+  }
+};

@@ -388,6 +388,7 @@ export interface TicketChange {
       | 'botStage'
       | 'botPath'
       | 'botTrigger'
+      | 'firstProviderId'
     >
   >;
   /**

@@ -17,9 +17,23 @@ export interface StoredTicketViewer {
   allTicket?: string;
   allowGroup?: boolean;
   allUserChat?: string;
+  /** Working hours (`HH:MM`, company zone): routing gives random tickets only inside them (D93). */
+  startWork?: string;
+  endWork?: string;
 }
 
-const ATTRIBUTES = ['id', '#name', 'profile', '#super', 'queueIds', 'allTicket', 'allowGroup', 'allUserChat'];
+const ATTRIBUTES = [
+  'id',
+  '#name',
+  'profile',
+  '#super',
+  'queueIds',
+  'allTicket',
+  'allowGroup',
+  'allUserChat',
+  'startWork',
+  'endWork',
+];
 
 export const getTicketViewers = async (
   companyId: number,

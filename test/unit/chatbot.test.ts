@@ -166,3 +166,50 @@ describe("chatbot: walking a queue's tree", () => {
     expect(d.replies[0]).toMatch(/^Suporte técnico\./);
   });
 });
+
+describe('chatbot: file lists (decisions D93)', () => {
+  const withFiles = base({
+    queues: new Map([
+      [1, { ...sales, fileListId: 70 }],
+      [
+        2,
+        {
+          ...support,
+          chatbots: [
+            ...support.chatbots,
+            opt(50, 'Catálogo', { queueType: 'file', optFileId: 80, greetingMessage: 'Segue:' }),
+          ],
+        },
+      ],
+    ]),
+  });
+
+  it('a file option answers its message, then its file list; the bot ends', () => {
+    const d = decideBot({ ...withFiles, ...inSupport([]), body: '5' });
+    expect(d.replies).toEqual(['Segue:']);
+    expect(d.files).toEqual([80]);
+    expect(d.next).toMatchObject({ state: { stage: null }, log: 'chatBot' });
+  });
+
+  it("entering a queue by the menu sends the queue's file list after its greeting", () => {
+    const d = decideBot({ ...withFiles, state: { stage: 'queues', path: [], attempts: 0 }, body: 'vendas' });
+    expect(d.replies).toEqual(['Bem-vindo às Vendas!']);
+    expect(d.files).toEqual([70]);
+    expect(d.next).toMatchObject({ queueId: 1, log: 'queue' });
+  });
+
+  it("a new ticket that starts in a queue without a tree gets the queue's file list", () => {
+    const d = decideBot({
+      ...withFiles,
+      isNew: true,
+      ticket: { status: 'pending', userId: null, queueId: 1 },
+      connection: { greetingMessage: 'Olá!', queueIds: [1], maxUseBotQueues: 3 },
+    });
+    expect(d).toEqual({ replies: [], greeted: false, files: [70] });
+  });
+
+  it('a queue without a file list sends none', () => {
+    const d = decideBot(base({ state: { stage: 'queues', path: [], attempts: 0 }, body: 'vendas' }));
+    expect(d.files).toBeUndefined();
+  });
+});

@@ -33,6 +33,8 @@ export interface BotQueue {
   name: string;
   greetingMessage: string;
   chatbots: readonly ChatbotOption[];
+  /** The queue's file list, sent with its greeting when a ticket enters the queue (decisions D93). */
+  fileListId?: number | null;
 }
 
 export interface BotInput {
@@ -75,6 +77,8 @@ export interface BotDecision {
   };
   /** The greeting was sent as part of the menu (the plain greeting must not go out too). */
   greeted: boolean;
+  /** File lists whose message and files go out after the replies, in order (decisions D93). */
+  files?: number[];
 }
 
 const NONE: BotDecision = { replies: [], greeted: false };
@@ -99,7 +103,7 @@ const levelAt = (tree: readonly ChatbotOption[], path: readonly number[]): reado
 };
 
 /** The chosen entry: by number (1-based) or by name, case- and accent-insensitive. */
-const choose = <T extends { name: string }>(entries: readonly T[], body: string): T | null => {
+export const choose = <T extends { name: string }>(entries: readonly T[], body: string): T | null => {
   const answer = body.trim();
   if (/^\d+$/.test(answer)) return entries[Number(answer) - 1] ?? null;
   const wanted = searchForm(answer);
@@ -114,14 +118,27 @@ const queueMenu = (input: BotInput): { text: string; entries: BotQueue[] } => {
 const chatbotMenu = (level: readonly ChatbotOption[], depth: number, texts: BotTexts): string =>
   join(numbered(level.map((o) => o.name)), depth > 0 ? `${texts.back}\n${texts.start}` : '');
 
-/** Entering a queue: its greeting, and its root menu when it has a tree. */
-const enterQueue = (queue: BotQueue, texts: BotTexts, attempts = 0): { replies: string[]; state: BotState } =>
+/** A queue's file list, as the decision's `files` (absent when the queue has none). */
+const queueFiles = (queue: BotQueue): { files?: number[] } =>
+  queue.fileListId == null ? {} : { files: [queue.fileListId] };
+
+/** Entering a queue: its greeting, and its root menu when it has a tree; its file list follows. */
+const enterQueue = (
+  queue: BotQueue,
+  texts: BotTexts,
+  attempts = 0,
+): { replies: string[]; state: BotState; files?: number[] } =>
   queue.chatbots.length > 0
     ? {
         replies: [join(queue.greetingMessage, chatbotMenu(queue.chatbots, 0, texts))],
         state: { stage: 'chatbot', path: [], attempts },
+        ...queueFiles(queue),
       }
-    : { replies: queue.greetingMessage.trim() ? [queue.greetingMessage.trim()] : [], state: idle(attempts) };
+    : {
+        replies: queue.greetingMessage.trim() ? [queue.greetingMessage.trim()] : [],
+        state: idle(attempts),
+        ...queueFiles(queue),
+      };
 
 export const decideBot = (input: BotInput): BotDecision => {
   const { ticket, state, texts, connection } = input;
@@ -138,13 +155,16 @@ export const decideBot = (input: BotInput): BotDecision => {
       };
     }
     const queue = ticket.queueId === null ? undefined : input.queues.get(ticket.queueId);
-    if (!queue || queue.chatbots.length === 0) return NONE;
+    if (!queue) return NONE;
+    // A ticket that starts in a queue without a tree: the greeting is the plain one, the queue's files follow.
+    if (queue.chatbots.length === 0) return { ...NONE, ...queueFiles(queue) };
     const greeting = input.settings.sendGreetingMessageOneQueues === 'disabled' ? '' : connection.greetingMessage;
     const entered = enterQueue(queue, texts);
     return {
       replies: [join(greeting, ...entered.replies)],
       next: { state: entered.state, log: 'chatBot' },
       greeted: true,
+      ...(entered.files ? { files: entered.files } : {}),
     };
   }
 
@@ -171,6 +191,7 @@ export const decideBot = (input: BotInput): BotDecision => {
       replies: entered.replies,
       next: { state: entered.state, queueId: queue.id, log: 'queue' },
       greeted: false,
+      ...(entered.files ? { files: entered.files } : {}),
     };
   }
 
@@ -235,6 +256,7 @@ export const decideBot = (input: BotInput): BotDecision => {
         replies: [reply, ...entered.replies].filter(Boolean),
         next: { state: entered.state, queueId: target.id, log: 'queue', ...(close ? { close } : {}) },
         greeted: false,
+        ...(entered.files ? { files: entered.files } : {}),
       };
     }
     case 'attendent':
@@ -248,8 +270,16 @@ export const decideBot = (input: BotInput): BotDecision => {
         },
         greeted: false,
       };
+    case 'file':
+      // Its message, then the file list's message and files (D93); then the queue's people.
+      return {
+        replies: reply ? [reply] : [],
+        next: { state: idle(state.attempts), log: 'chatBot', ...(close ? { close } : {}) },
+        greeted: false,
+        ...(option.optFileId === null ? {} : { files: [option.optFileId] }),
+      };
     default:
-      // integration, file: their message, then the queue's people (D91).
+      // integration: its message, then the queue's people (D91, D94: the integrations area is not built).
       return {
         replies: reply ? [reply] : [],
         next: { state: idle(state.attempts), log: 'chatBot', ...(close ? { close } : {}) },

@@ -1,5 +1,5 @@
 import type { Connection } from '../../data/connection-repository';
-import { getContact, type Contact } from '../../data/contact-repository';
+import { getContact, recordLgpdConsent, type Contact } from '../../data/contact-repository';
 import {
   applyDelete,
   applyEdit,
@@ -22,7 +22,15 @@ import {
   storeMessageRuns,
   type MessageRun,
 } from '../../data/inbound-batch-repository';
-import { getTicket, readOpenTicketAhead, transitionTicket, type Ticket } from '../../data/ticket-repository';
+import {
+  getLastClosedTicket,
+  getLiveCounts,
+  getTicket,
+  queueCountKey,
+  readOpenTicketAhead,
+  transitionTicket,
+  type Ticket,
+} from '../../data/ticket-repository';
 import type { Queue } from '../../data/queue-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { logger } from '../../shared/logger';
@@ -38,7 +46,10 @@ import { handleRatingReply } from '../tickets/nps';
 import { findOrCreateTicket } from './ticket-find-or-create';
 import { countImportedMessage } from '../connections/message-import';
 import { recordImportedTicket } from '../../data/message-import-repository';
-import { companyTimeZone, routingSettings } from '../settings/company-settings';
+import { companyTimeZone, routingSettings, type RoutingSettings } from '../settings/company-settings';
+import { fileListForSending } from '../files/file-list-service';
+import { decideConsent, DEFAULT_CONSENT_TEXTS, type ConsentDecision } from './consent';
+import { chooseAttendant, landsInQueue, queuePosition, queuePositionMessage, type LandingState } from './landing';
 import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
 
 /**
@@ -465,27 +476,52 @@ const answerAutomatically = async (
   scope: ReadScope,
   event: InboundMessage,
   connection: Connection,
-  ticket: Ticket,
-  contact: Contact,
+  read: Ticket,
+  readContact: Contact,
   trigger: StoredMessage,
 ): Promise<void> => {
   if (event.fromMe || event.chat.isGroup) return; // nothing to decide: skip the reads
-  if (ticket.status === 'nps') {
+  if (read.status === 'nps') {
     // The contact answers the rating question (D46). Only the ticket's latest message counts, so a
     // redelivery after the answer was handled (or asked again) changes nothing.
-    if (ticket.lastMsgSk === messageSortKey(trigger.ulid)) {
-      await handleRatingReply(scope, ticket, contact, connection, trigger.body);
+    if (read.lastMsgSk === messageSortKey(trigger.ulid)) {
+      await handleRatingReply(scope, read, readContact, connection, trigger.body);
     }
     return;
   }
-  const { companyId } = ticket;
+  const { companyId } = read;
   const [settings, timeZone, queues] = await Promise.all([
     routingSettings(scope, companyId),
     companyTimeZone(scope, companyId),
     scope.queues(companyId),
   ]);
+  let ticket = read;
+  let contact = readContact;
+  let isNew = ticket.firstProviderId === event.providerMessageId;
+  // The bot's step for this message was written already (a redelivery): nothing of it runs again.
+  const handled = ticket.botTrigger === event.providerMessageId;
+
+  // LGPD consent comes before anything else (decisions D93).
+  if (!handled) {
+    const consent = decideConsent({
+      settings,
+      isNew,
+      isGroup: event.chat.isGroup,
+      ticket,
+      contact,
+      body: trigger.body,
+      texts: DEFAULT_CONSENT_TEXTS,
+    });
+    if (consent.action !== 'none') {
+      const accepted = await carryOutConsent(scope, event, ticket, contact, trigger, consent);
+      if (!accepted) return;
+      // Accepted: routing goes on as for a new ticket, its opening message being this answer.
+      ({ ticket, contact } = accepted);
+      isNew = true;
+    }
+  }
+
   const queue = ticket.queueId === null ? undefined : queues.get(ticket.queueId);
-  const isNew = ticket.firstProviderId === event.providerMessageId;
   const replies = route({
     message: { fromMe: event.fromMe, isGroup: event.chat.isGroup },
     ticket: { status: ticket.status, userId: ticket.userId, isNew },
@@ -499,7 +535,7 @@ const answerAutomatically = async (
   // connection's greeting when it greets.
   const closed = replies.some((r) => r.kind === 'vacation' || r.kind === 'outOfHours');
   const bot =
-    closed || ticket.botTrigger === event.providerMessageId
+    closed || handled
       ? null
       : decideBot({
           isNew,
@@ -532,7 +568,211 @@ const answerAutomatically = async (
       `bot:${event.providerMessageId}:${i}`,
     );
   }
-  if (bot.next) await applyBotStep(scope, ticket, contact, event.providerMessageId, bot.next);
+  for (const fileListId of bot.files ?? []) {
+    after = await sendFileList(scope, event, ticket, contact, fileListId, after);
+  }
+  const next = await landing(scope, event, ticket, contact, bot.next, isNew, after, { settings, timeZone });
+  if (next) await applyBotStep(scope, ticket, contact, event.providerMessageId, next);
+};
+
+/**
+ * LGPD consent (decisions D93): asks (the ticket goes to `lgpd`), asks again, closes on a refusal, or on
+ * an acceptance stores `lgpdAcceptedAt` and puts the ticket back to pending — answering then the ticket
+ * and contact routing goes on with. The question and each answer's reply are keyed by the ticket and the
+ * answered message, so a redelivery sends nothing twice; the state changes are conditional transitions.
+ */
+const carryOutConsent = async (
+  scope: ReadScope,
+  event: InboundMessage,
+  ticket: Ticket,
+  contact: Contact,
+  trigger: StoredMessage,
+  consent: Exclude<ConsentDecision, { action: 'none' }>,
+): Promise<{ ticket: Ticket; contact: Contact } | null> => {
+  const { providerMessageId } = event;
+  const log = { type: 'chatBot' as const, userId: null, queueId: ticket.queueId };
+  switch (consent.action) {
+    case 'ask': {
+      await sendAutomaticReply(scope, event, ticket, contact, { kind: 'chatBot', body: consent.body }, trigger, 'lgpd');
+      const after = await transitionTicket(ticket, {
+        status: 'lgpd',
+        userId: null,
+        queueId: ticket.queueId,
+        fields: { isBot: true, botTrigger: providerMessageId },
+        logs: [log],
+      });
+      await publishTicketChange(scope, ticket, after, contact);
+      return null;
+    }
+    case 'reask':
+      await sendAutomaticReply(
+        scope,
+        event,
+        ticket,
+        contact,
+        { kind: 'chatBot', body: consent.body },
+        trigger,
+        `lgpd:${providerMessageId}`,
+      );
+      return null;
+    case 'refuse': {
+      await sendAutomaticReply(
+        scope,
+        event,
+        ticket,
+        contact,
+        { kind: 'chatBot', body: consent.body },
+        trigger,
+        `lgpd:${providerMessageId}`,
+      );
+      const after = await transitionTicket(ticket, {
+        status: 'closed',
+        userId: null,
+        queueId: ticket.queueId,
+        fields: { isBot: false, botTrigger: providerMessageId, amountUsedBotQueues: 0 },
+        logs: [log, { type: 'closed', userId: null, queueId: ticket.queueId }],
+      });
+      await publishTicketChange(scope, ticket, after, contact);
+      return null;
+    }
+    case 'accept': {
+      const accepted = (await recordLgpdConsent(ticket.companyId, contact.id, new Date().toISOString())) ?? contact;
+      const after = await transitionTicket(ticket, {
+        status: 'pending',
+        userId: null,
+        queueId: ticket.queueId,
+        fields: { isBot: false, firstProviderId: providerMessageId },
+        logs: [log],
+      });
+      await publishForTicket(scope, after, [
+        { channel: 'contact', action: 'update', contact: toContactView(accepted) },
+      ]);
+      await publishTicketChange(scope, ticket, after, accepted);
+      return { ticket: after, contact: accepted };
+    }
+  }
+};
+
+/**
+ * A ticket that lands in a queue to wait for a person (decisions D93): its wallet attendant or a random
+ * online user of the queue gets it, inside the bot step's own transition (so a retry cannot give it twice);
+ * otherwise the customer hears their place in the queue, before that transition, keyed by the answered
+ * message. Answers the step to write (the bot's, or one made for the assignment), if any.
+ */
+const landing = async (
+  scope: ReadScope,
+  event: InboundMessage,
+  ticket: Ticket,
+  contact: Contact,
+  step: BotDecision['next'],
+  isNew: boolean,
+  after: StoredMessage,
+  company: { settings: RoutingSettings; timeZone: string },
+): Promise<BotStep | undefined> => {
+  const before: LandingState = {
+    status: ticket.status,
+    userId: ticket.userId,
+    queueId: ticket.queueId,
+    botStage: ticket.botStage ?? null,
+  };
+  const target: LandingState = {
+    status: step?.close ? 'closed' : step?.userId !== undefined ? 'open' : ticket.status,
+    userId: step?.userId ?? ticket.userId,
+    queueId: step?.queueId ?? ticket.queueId,
+    botStage: step ? step.state.stage : before.botStage,
+  };
+  if (!landsInQueue(before, target, isNew) || target.queueId === null) return step;
+  const { settings, timeZone } = company;
+  const { companyId } = ticket;
+  const assigned = chooseAttendant({
+    queueId: target.queueId,
+    settings,
+    walletUserId: settings.DirectTicketsToWallets ? await walletUserId(scope, ticket, contact) : null,
+    online: settings.userRandom === 'enabled' ? [...(await scope.onlineUsers(companyId)).users.values()] : [],
+    now: new Date(),
+    timeZone,
+    random: Math.random,
+  });
+  if (assigned) {
+    const base: BotStep = step ?? {
+      state: { stage: null, path: [], attempts: ticket.amountUsedBotQueues ?? 0 },
+      log: 'chatBot',
+    };
+    return { ...base, userId: assigned.userId, assigned: true };
+  }
+  if (settings.sendQueuePosition === 'enabled') {
+    const key = queueCountKey(target.queueId, 'pending');
+    const pending = (await getLiveCounts(companyId, [key])).get(key) ?? 0;
+    const position = queuePosition(pending, before.status === 'pending' && before.queueId === target.queueId);
+    const body = queuePositionMessage(settings.sendQueuePositionMessage, position);
+    if (body) {
+      await sendAutomaticReply(
+        scope,
+        event,
+        ticket,
+        contact,
+        { kind: 'chatBot', body },
+        after,
+        `queuePosition:${event.providerMessageId}`,
+      );
+    }
+  }
+  return step;
+};
+
+/**
+ * The contact's wallet attendant (decisions D93): the user who attended the contact's last closed ticket
+ * on this connection, while they still exist in the company.
+ */
+const walletUserId = async (scope: ReadScope, ticket: Ticket, contact: Contact): Promise<number | null> => {
+  const last = await getLastClosedTicket(ticket.companyId, contact.id, ticket.whatsappId);
+  if (!last || last.ticketId === ticket.id) return null;
+  const previous = await getTicket(ticket.companyId, last.ticketId);
+  if (previous?.userId == null) return null;
+  return (await scope.userName(ticket.companyId, previous.userId)) === null ? null : previous.userId;
+};
+
+/**
+ * A file list as the bot sends it (decisions D93): its message, then each file as a media message, through
+ * the outbound pipeline, keyed by the answered message and the list — exactly once per answered message. A
+ * list deleted meanwhile sends nothing (D88).
+ */
+const sendFileList = async (
+  scope: ReadScope,
+  event: InboundMessage,
+  ticket: Ticket,
+  contact: Contact,
+  fileListId: number,
+  after: StoredMessage,
+): Promise<StoredMessage> => {
+  const list = await fileListForSending(ticket.companyId, fileListId);
+  if (!list) return after;
+  const seed = `files:${event.providerMessageId}:${fileListId}`;
+  let last = after;
+  if (list.message.trim()) {
+    last = await sendAutomaticReply(
+      scope,
+      event,
+      ticket,
+      contact,
+      { kind: 'chatBot', body: list.message.trim() },
+      last,
+      `${seed}:message`,
+    );
+  }
+  for (const [i, file] of list.files.entries()) {
+    const media = { mediaKey: file.mediaKey, mediaType: file.mediaType, mimetype: file.mimetype, filename: file.name };
+    last = await sendAutomaticReply(
+      scope,
+      event,
+      ticket,
+      contact,
+      { kind: 'chatBot', body: file.mediaType === 'application' ? '' : file.name, media },
+      last,
+      `${seed}:${i}`,
+    );
+  }
+  return last;
 };
 
 /** The company's queues as the bot reads them (its menu lists the connection's, in the connection's order). */
@@ -540,9 +780,18 @@ const botQueues = (queues: Map<number, Queue>): Map<number, BotQueue> =>
   new Map(
     [...queues.values()].map((q) => [
       q.id,
-      { id: q.id, name: q.name, greetingMessage: q.greetingMessage ?? '', chatbots: q.chatbots ?? [] },
+      {
+        id: q.id,
+        name: q.name,
+        greetingMessage: q.greetingMessage ?? '',
+        chatbots: q.chatbots ?? [],
+        fileListId: q.fileListId ?? null,
+      },
     ]),
   );
+
+/** A bot step to write; `assigned` when landing gave the ticket to someone (its log names them). */
+type BotStep = NonNullable<BotDecision['next']> & { assigned?: boolean };
 
 /**
  * The ticket after a bot step, in one conditional transition that also records the answered message
@@ -554,7 +803,7 @@ const applyBotStep = async (
   ticket: Ticket,
   contact: Contact,
   triggerId: string,
-  next: NonNullable<BotDecision['next']>,
+  next: BotStep,
 ): Promise<void> => {
   const queueId = next.queueId ?? ticket.queueId;
   const userId = next.userId ?? ticket.userId;
@@ -572,11 +821,20 @@ const applyBotStep = async (
     },
     logs: [
       { type: next.log, userId: null, queueId },
+      ...(next.assigned ? [{ type: 'open' as const, userId, queueId }] : []),
       ...(status === 'closed' ? [{ type: 'closed' as const, userId: null, queueId }] : []),
     ],
   });
   await publishTicketChange(scope, ticket, after, contact);
 };
+
+/** A file the bot sends (a file list's, D93): it goes out as media, like a person's upload (D59). */
+interface ReplyMedia {
+  mediaKey: string;
+  mediaType: string;
+  mimetype: string;
+  filename: string;
+}
 
 /**
  * Writes an automatic reply as an outbound message (fromMe, ack 0, `automatic: kind`) on the ticket and
@@ -588,7 +846,7 @@ const sendAutomaticReply = async (
   event: InboundMessage,
   ticket: Ticket,
   contact: Contact,
-  reply: AutomaticReply,
+  reply: AutomaticReply & { media?: ReplyMedia },
   after: StoredMessage,
   /** What makes the reply unique: its kind (once a ticket) unless the caller names more (the bot's steps). */
   seed: string = reply.kind,
@@ -609,7 +867,10 @@ const sendAutomaticReply = async (
     contactId: ticket.contactId,
     whatsappId,
     body: reply.body,
-    mediaType: 'chat',
+    mediaType: reply.media?.mediaType ?? 'chat',
+    ...(reply.media
+      ? { mediaKey: reply.media.mediaKey, mimetype: reply.media.mimetype, filename: reply.media.filename }
+      : {}),
     fromMe: true,
     isPrivate: false,
     isDeleted: false,

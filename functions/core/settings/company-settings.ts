@@ -168,6 +168,14 @@ export interface RoutingSettings {
   sendGreetingMessageOneQueues: string;
   /** The company's working hours (scheduleType `company`). */
   schedules: ScheduleEntry[];
+  /** LGPD consent, landing in a queue (decisions D93). */
+  enableLGPD: string;
+  lgpdMessage: string;
+  lgpdLink: string;
+  userRandom: string;
+  DirectTicketsToWallets: boolean;
+  sendQueuePosition: string;
+  sendQueuePositionMessage: string;
 }
 
 const settingOf = (stored: Record<string, unknown>, column: CompanySettingColumn): string =>
@@ -187,6 +195,13 @@ export const routingSettings = (scope: ReadScope, companyId: number): Promise<Ro
       scheduleType: settingOf(stored, 'scheduleType'),
       sendGreetingMessageOneQueues: settingOf(stored, 'sendGreetingMessageOneQueues'),
       schedules: companySchedulesOf(stored),
+      enableLGPD: settingOf(stored, 'enableLGPD'),
+      lgpdMessage: settingOf(stored, 'lgpdMessage'),
+      lgpdLink: settingOf(stored, 'lgpdLink'),
+      userRandom: settingOf(stored, 'userRandom'),
+      DirectTicketsToWallets: (stored.DirectTicketsToWallets ?? false) === true,
+      sendQueuePosition: settingOf(stored, 'sendQueuePosition'),
+      sendQueuePositionMessage: settingOf(stored, 'sendQueuePositionMessage'),
     };
   });
 
