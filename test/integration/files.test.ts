@@ -202,12 +202,19 @@ describe('file lists: options and their files', () => {
     expect(await fileListForSending(t.company.id, list.id)).toEqual({
       message: 'Seguem os arquivos',
       files: [
-        { name: 'Foto', mediaType: 'image', mediaKey: photo.path.replace('/media/', ''), mimetype: 'image/png' },
+        {
+          name: 'Foto',
+          mediaType: 'image',
+          mediaKey: photo.path.replace('/media/', ''),
+          mimetype: 'image/png',
+          fileName: 'foto.pdf',
+        },
         {
           name: 'Página',
           mediaType: 'application',
           mediaKey: page.path.replace('/media/', ''),
           mimetype: 'application/octet-stream',
+          fileName: 'x.png',
         },
       ],
     });

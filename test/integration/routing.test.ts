@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { enqueueInbound, type InboundEventInput } from '../../functions/channels/inbound';
-import { updateConnection, type Connection } from '../../functions/data/connection-repository';
+import { getConnection, updateConnection, type Connection } from '../../functions/data/connection-repository';
+import type { SimulatorReceivedPage } from '../../functions/contracts/simulator';
 import { getContact } from '../../functions/data/contact-repository';
 import { getProviderRef, listTicketMessages, type StoredMessage } from '../../functions/data/message-repository';
 import { createQueue } from '../../functions/data/queue-repository';
@@ -10,7 +11,7 @@ import { getTicket, listTicketLog, transitionTicket, type Ticket } from '../../f
 import { updateUser } from '../../functions/data/user-repository';
 import { putConnection } from '../../functions/data/ws-connection-repository';
 import { DEFAULT_CONSENT_TEXTS } from '../../functions/core/inbound/consent';
-import { someConnection, waitFor } from '../helpers/connections';
+import { someConnection, waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 
 /**
@@ -77,6 +78,29 @@ const ticketOf = (s: Setup, id: number, accept: (t: Ticket) => boolean, what: st
     (t) => t !== null && accept(t),
     { what },
   ) as Promise<Ticket>;
+
+/** A connection of the company paired by the simulator's scan, with the queues of `s.connection`. */
+const pairedConnection = async (s: Setup): Promise<number> => {
+  const created = await api(s.t.adminToken).post('/whatsapp', { name: `Simulada ${randomUUID().slice(0, 4)}` });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as number;
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    const current = await getConnection(s.t.company.id, id);
+    if (current?.status === 'CONNECTED') {
+      await updateConnection(current, {
+        queueIds: s.connection.queueIds,
+        greetingMessage: s.connection.greetingMessage,
+      });
+      return id;
+    }
+    if (current?.status === 'qrcode') await api(s.t.adminToken).post(`/simulator/${id}/scan`);
+    if (Date.now() > deadline) throw new Error(`connection ${id} did not connect; last ${current?.status}`);
+    await waitForConnection(s.t.company.id, id, (c) => c?.status === 'CONNECTED', { timeoutMs: 4_000 }).catch(
+      () => undefined,
+    );
+  }
+};
 
 const setup = async (connectionChanges: Parameters<typeof updateConnection>[1]): Promise<Setup> => {
   const t = await freshCompany();
@@ -202,12 +226,33 @@ describe("landing in a queue: its file list and the customer's place", () => {
     ]);
     expect(first.replies[2]).toMatchObject({
       mimetype: 'application/pdf',
-      filename: 'Tabela',
+      filename: 'tabela.pdf',
       fromMe: true,
       mediaKey: expect.stringMatching(new RegExp(`^c/${s.t.company.id}/files/`)),
     });
     const second = await say(s, phone(), 'Olá', 4);
     expect(second.replies.at(-1)?.body).toBe('Você é o 2º da fila.');
+  });
+
+  it("the customer's phone receives the list's message and its file through a paired connection", async () => {
+    const id = await pairedConnection(s);
+    const number = phone();
+    const posted = await api(s.t.adminToken).post(`/simulator/${id}/messages`, { number, name: 'Cliente', body: 'Oi' });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    const page = await waitFor(
+      async () =>
+        (await api(s.t.adminToken).get(`/simulator/${id}/messages`, { number })).body as SimulatorReceivedPage,
+      (p) => p.messages.length >= 4,
+      { what: "the customer's phone receiving the replies", timeoutMs: 30_000 },
+    );
+    const received = [...page.messages].sort((a, b) => a.id.slice(2).localeCompare(b.id.slice(2)));
+    expect(received.map((m) => [m.type, m.body ?? null, m.filename ?? null])).toEqual([
+      ['text', 'Bem-vindo!', null],
+      ['text', 'Seguem nossos catálogos:', null],
+      ['document', null, 'tabela.pdf'],
+      // Third in the queue after the two customers of the test before (or first when run alone).
+      ['text', expect.stringMatching(/^Você é o [13]º da fila\.$/), null],
+    ]);
   });
 });
 

@@ -300,7 +300,8 @@ export const deleteCompanyFileList = async (auth: AuthContext, id: number): Prom
 /** What a file list sends (a queue's, or a chatbot option of kind file): the message, then each file. */
 export interface FileListSending {
   message: string;
-  files: { name: string; mediaType: string; mediaKey: string; mimetype: string }[];
+  /** `fileName`: the uploaded file's own name (what a document shows on the phone). */
+  files: { name: string; mediaType: string; mediaKey: string; mimetype: string; fileName: string }[];
 }
 
 /**
@@ -314,7 +315,15 @@ export const fileListForSending = async (companyId: number, fileListId: number):
     message: list.message,
     files: list.options.flatMap((o) =>
       o.mediaKey && o.mediaType && o.mimetype
-        ? [{ name: o.name, mediaType: o.mediaType, mediaKey: o.mediaKey, mimetype: o.mimetype }]
+        ? [
+            {
+              name: o.name,
+              mediaType: o.mediaType,
+              mediaKey: o.mediaKey,
+              mimetype: o.mimetype,
+              fileName: o.fileName ?? o.name,
+            },
+          ]
         : [],
     ),
   };

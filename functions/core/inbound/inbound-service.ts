@@ -761,7 +761,12 @@ const sendFileList = async (
     );
   }
   for (const [i, file] of list.files.entries()) {
-    const media = { mediaKey: file.mediaKey, mediaType: file.mediaType, mimetype: file.mimetype, filename: file.name };
+    const media = {
+      mediaKey: file.mediaKey,
+      mediaType: file.mediaType,
+      mimetype: file.mimetype,
+      filename: file.fileName,
+    };
     last = await sendAutomaticReply(
       scope,
       event,
