@@ -19,9 +19,10 @@ export const rotationKeys = (companyId: number, queueId: number) => ({
 
 export const dueRotationPartition = (minute: string, shard: number): string => `DUE#ROTATION#${minute}#${shard}`;
 
-const dueKeys = (companyId: number, queueId: number, at: string) => ({
-  gsi4pk: dueRotationPartition(at.slice(0, 16), fnv1a(`${companyId}#${queueId}`) % TIMER_SHARDS),
-  gsi4sk: `${pad(companyId)}#${pad(queueId)}`,
+/** The due-index key values of a run at `at`, as the updates' `:g4pk`, `:g4sk`. */
+const dueKeyValues = (companyId: number, queueId: number, at: string) => ({
+  ':g4pk': dueRotationPartition(at.slice(0, 16), fnv1a(`${companyId}#${queueId}`) % TIMER_SHARDS),
+  ':g4sk': `${pad(companyId)}#${pad(queueId)}`,
 });
 
 const conditional = async (run: () => Promise<unknown>): Promise<boolean> => {
@@ -53,7 +54,7 @@ export const armRotation = (companyId: number, queueId: number, at: string): Pro
           ':c': companyId,
           ':q': queueId,
           ':at': at,
-          ...dueKeys(companyId, queueId, at),
+          ...dueKeyValues(companyId, queueId, at),
         },
       }),
     ),
@@ -64,7 +65,8 @@ export const listDueRotations = async (
   minute: string,
 ): Promise<{ companyId: number; queueId: number; at: string }[]> => {
   const due: { companyId: number; queueId: number; at: string }[] = [];
-  for (let shard = 0; shard < TIMER_SHARDS; shard += 1) {
+  // The shards are independent partitions: read them side by side.
+  const readShard = async (shard: number) => {
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await mapDynamoErrors(() =>
@@ -84,7 +86,8 @@ export const listDueRotations = async (
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-  }
+  };
+  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
   return due;
 };
 
@@ -106,7 +109,7 @@ export const claimRotation = async (
           Key: rotationKeys(companyId, queueId),
           UpdateExpression: 'SET nextRunAt = :next, gsi4pk = :g4pk, gsi4sk = :g4sk',
           ConditionExpression: 'nextRunAt = :seen',
-          ExpressionAttributeValues: { ':seen': seen, ':next': next, ...dueKeys(companyId, queueId, next) },
+          ExpressionAttributeValues: { ':seen': seen, ':next': next, ...dueKeyValues(companyId, queueId, next) },
           ReturnValues: 'ALL_NEW',
         }),
       ),

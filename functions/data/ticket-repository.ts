@@ -466,7 +466,8 @@ const trackingUpdate = (
 /** Tickets whose timer falls in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. */
 export const listDueTimers = async (minute: string): Promise<{ companyId: number; ticketId: number; at: string }[]> => {
   const due: { companyId: number; ticketId: number; at: string }[] = [];
-  for (let shard = 0; shard < TIMER_SHARDS; shard += 1) {
+  // The shards are independent partitions: read them side by side.
+  const readShard = async (shard: number) => {
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await mapDynamoErrors(() =>
@@ -486,7 +487,8 @@ export const listDueTimers = async (minute: string): Promise<{ companyId: number
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-  }
+  };
+  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
   return due;
 };
 
