@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import type { TicketChannel, TicketStatus } from '../contracts/tickets';
 import { db, tableName } from './client';
@@ -272,6 +279,9 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
         origin,
         createdAt: at,
         ...(ticket.queueId === null ? {} : { queuedAt: at }),
+        // The ticket timers (decisions D95): a new ticket is looked at by the next tick, which arms its deadlines.
+        changedAt: at,
+        ...(ticket.status === 'closed' ? {} : { nextTimerAt: at, ...timerKeys(companyId, id, at) }),
       }),
       put({ ...ticketUuidKeys(companyId, ticket.uuid), type: 'TUUID', companyId, ticketId: id }),
       ...liveCountUpdates(companyId, null, ticket),
@@ -392,8 +402,9 @@ export interface TicketChange {
     >
   >;
   /**
-   * The ticket's timer (the NPS wait): when it fires, on TRACKING and in the due index (gsi4
-   * `DUE#TIMER#<minute>#<s>`). A close always clears it.
+   * The ticket's timer: when it fires, on TRACKING and in the due index (gsi4 `DUE#TIMER#<minute>#<s>`).
+   * Without it a transition arms the timer at once, so the next tick plans the ticket's deadlines in its new
+   * state (decisions D95). A close always clears it.
    */
   timerAt?: string;
   /** The contact's 0–10 score, kept on TRACKING with its time. */
@@ -418,19 +429,25 @@ const trackingUpdate = (
   next: Ticket,
   o: { closing: boolean; reopening: boolean; opening: boolean; at: string; change: TicketChange },
 ) => {
-  const sets = ['#status = :status', 'userId = :user', 'queueId = :queue'];
+  const sets = ['#status = :status', 'userId = :user', 'queueId = :queue', 'changedAt = :at'];
   const removes: string[] = [];
-  const values: Record<string, unknown> = { ':status': next.status, ':user': next.userId, ':queue': next.queueId };
-  if (o.closing || o.opening) values[':at'] = o.at;
+  const values: Record<string, unknown> = {
+    ':status': next.status,
+    ':user': next.userId,
+    ':queue': next.queueId,
+    ':at': o.at,
+  };
   if (o.closing) sets.push('finishedAt = :at');
   if (o.opening) sets.push('startedAt = if_not_exists(startedAt, :at)');
   if (o.reopening) removes.push('finishedAt');
-  if (o.change.timerAt && next.status !== 'closed') {
-    const keys = timerKeys(companyId, id, o.change.timerAt);
-    sets.push('nextTimerAt = :timer', 'gsi4pk = :g4pk', 'gsi4sk = :g4sk');
-    Object.assign(values, { ':timer': o.change.timerAt, ':g4pk': keys.gsi4pk, ':g4sk': keys.gsi4sk });
-  } else if (next.status === 'closed' || o.change.timerAt === undefined) {
+  if (next.status === 'closed') {
     removes.push('nextTimerAt', 'gsi4pk', 'gsi4sk');
+  } else {
+    // Decisions D95: the caller's deadline, or "now" — the next tick plans the ticket in its new state.
+    const timerAt = o.change.timerAt ?? o.at;
+    const keys = timerKeys(companyId, id, timerAt);
+    sets.push('nextTimerAt = :timer', 'gsi4pk = :g4pk', 'gsi4sk = :g4sk');
+    Object.assign(values, { ':timer': timerAt, ':g4pk': keys.gsi4pk, ':g4sk': keys.gsi4sk });
   }
   if (o.change.rating !== undefined) {
     sets.push('rating = :rating', 'ratingAt = :ratedAt');
@@ -450,7 +467,8 @@ const trackingUpdate = (
 /** Tickets whose timer falls in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. */
 export const listDueTimers = async (minute: string): Promise<{ companyId: number; ticketId: number; at: string }[]> => {
   const due: { companyId: number; ticketId: number; at: string }[] = [];
-  for (let shard = 0; shard < TIMER_SHARDS; shard += 1) {
+  // The shards are independent partitions: read them side by side.
+  const readShard = async (shard: number) => {
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await mapDynamoErrors(() =>
@@ -470,8 +488,69 @@ export const listDueTimers = async (minute: string): Promise<{ companyId: number
       }
       startKey = out.LastEvaluatedKey;
     } while (startKey);
-  }
+  };
+  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
   return due;
+};
+
+/** What the timers keep on TRACKING (decisions D95): the armed time, the last transition, the notice mark. */
+export interface TicketTimerState {
+  nextTimerAt: string | null;
+  /** The last transition (or the creation): state timers (bot, redirect, NPS) count from it. */
+  changedAt: string | null;
+  /** The customer silence (their last message's time) the inactivity notice was sent for. */
+  inactiveFor: string | null;
+}
+
+export const getTicketTimerState = async (companyId: number, id: number): Promise<TicketTimerState | null> => {
+  const item = await consistentGet(trackingKeys(companyId, id));
+  if (!item) return null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return { nextTimerAt: text(item.nextTimerAt), changedAt: text(item.changedAt), inactiveFor: text(item.inactiveFor) };
+};
+
+/**
+ * Moves (or, with `next` null, removes) a ticket's timer, conditional on it still being the one the tick
+ * read (`seen`): a transition that re-armed it meanwhile wins. `inactiveFor` records, in the same write,
+ * the silence an inactivity notice was sent for. Answers false when the timer had moved on.
+ */
+export const rearmTicketTimer = async (
+  companyId: number,
+  id: number,
+  seen: string,
+  next: string | null,
+  inactiveFor?: string,
+): Promise<boolean> => {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = { ':seen': seen };
+  if (next !== null) {
+    const keys = timerKeys(companyId, id, next);
+    sets.push('nextTimerAt = :next', 'gsi4pk = :g4pk', 'gsi4sk = :g4sk');
+    Object.assign(values, { ':next': next, ':g4pk': keys.gsi4pk, ':g4sk': keys.gsi4sk });
+  }
+  if (inactiveFor !== undefined) {
+    sets.push('inactiveFor = :inactive');
+    values[':inactive'] = inactiveFor;
+  }
+  const update =
+    (sets.length ? `SET ${sets.join(', ')}` : '') + (next === null ? ' REMOVE nextTimerAt, gsi4pk, gsi4sk' : '');
+  try {
+    await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: trackingKeys(companyId, id),
+          UpdateExpression: update.trim(),
+          ConditionExpression: 'nextTimerAt = :seen',
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
 };
 
 export class TicketChanged extends Conflict {

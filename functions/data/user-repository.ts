@@ -205,6 +205,46 @@ export const listUserQueueIds = async (companyId: number): Promise<{ id: number;
   return result;
 };
 
+/** What a queue's rotation needs of every user (decisions D97): queues, working hours, last presence. */
+export interface UserRouting {
+  id: number;
+  queueIds: number[];
+  startWork?: string;
+  endWork?: string;
+  lastSeenAt?: string;
+}
+
+/** Every user's routing fields; a company has at most its plan's users (tens). Read once per due rotation. */
+export const listUserRouting = async (companyId: number): Promise<UserRouting[]> => {
+  const result: UserRouting[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${company(companyId)}#USER` },
+          ProjectionExpression: 'id, queueIds, startWork, endWork, lastSeenAt',
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    for (const i of out.Items ?? []) {
+      result.push({
+        id: Number(i.id),
+        queueIds: ((i.queueIds ?? []) as number[]).map(Number),
+        ...(typeof i.startWork === 'string' ? { startWork: i.startWork } : {}),
+        ...(typeof i.endWork === 'string' ? { endWork: i.endWork } : {}),
+        ...(typeof i.lastSeenAt === 'string' ? { lastSeenAt: i.lastSeenAt } : {}),
+      });
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return result;
+};
+
 /** Every user's id and name, for pickers; a company has at most its plan's users (tens). */
 export const listUserNames = async (companyId: number): Promise<{ id: number; name: string }[]> => {
   const result: { id: number; name: string }[] = [];

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '../../data/contact-repository';
-import { claimProviderRef, messageWireId, storeMessage, type StoredMessage } from '../../data/message-repository';
+import {
+  claimProviderRef,
+  getMessage,
+  messageWireId,
+  storeMessage,
+  type StoredMessage,
+} from '../../data/message-repository';
 import { getTicket, type Ticket } from '../../data/ticket-repository';
-import { newUlid } from '../../data/ulids';
+import { newUlid, ulidTime } from '../../data/ulids';
 import type { ReadScope } from '../../data/read-scope';
 import { lastMessagePreview } from '../pipeline/message-content';
 import { logger } from '../../shared/logger';
@@ -17,13 +23,36 @@ import { toContactView, toMessageView } from './ticket-views';
  * then queued for the channel (decisions D34, D41). On Meta channels a closed 24-hour window skips the
  * text (the transition still happens) rather than failing the attendant's action.
  */
-export const postAgentText = async (
+export const postAgentText = (
   scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   body: string,
   userId: number | null,
+): Promise<StoredMessage | null> => postText(scope, ticket, contact, body, { userId });
+
+/**
+ * A text the bot sends by itself (the ticket timers, decisions D96): like `postAgentText` with no author and
+ * `automatic: chatBot`, but its provider id comes from `key`, so the same key sends once however often the
+ * caller runs (a redelivery, two ticks): a second call finds it stored and only re-queues it while it is
+ * still unsent (ack 0; the sender drops what went out).
+ */
+export const postBotText = (
+  scope: ReadScope,
+  ticket: Ticket,
+  contact: Contact,
+  body: string,
+  key: string,
+): Promise<StoredMessage | null> => postText(scope, ticket, contact, body, { userId: null, key });
+
+const postText = async (
+  scope: ReadScope,
+  ticket: Ticket,
+  contact: Contact,
+  body: string,
+  options: { userId: number | null; key?: string },
 ): Promise<StoredMessage | null> => {
+  const { userId, key } = options;
   const text = body.trim();
   if (!text || !ticket.chatId) return null;
   if (!isReplyWindowOpen(ticket)) {
@@ -31,12 +60,15 @@ export const postAgentText = async (
     return null;
   }
   const { companyId, whatsappId } = ticket;
-  const providerId = whatsappMessageId(`${companyId}:${whatsappId}:${ticket.id}:agent:${randomUUID()}`);
+  const providerId = whatsappMessageId(
+    `${companyId}:${whatsappId}:${ticket.id}:${key === undefined ? `agent:${randomUUID()}` : `bot:${key}`}`,
+  );
   const { ref } = await claimProviderRef(companyId, whatsappId, providerId, {
     ticketId: ticket.id,
     ulid: newUlid(Date.now()),
     contactId: ticket.contactId,
   });
+  if (ref.ticketId !== ticket.id) return null;
   const message: StoredMessage = {
     ulid: ref.ulid,
     companyId,
@@ -52,27 +84,35 @@ export const postAgentText = async (
     isForwarded: false,
     queueId: ticket.queueId,
     ack: 0,
-    createdAt: new Date().toISOString(),
+    // A keyed text keeps the time it was first claimed with (a retry stores the same message).
+    createdAt: new Date(key === undefined ? Date.now() : ulidTime(ref.ulid)).toISOString(),
     providerId,
     userId,
+    ...(key === undefined ? {} : { automatic: 'chatBot' as const }),
   };
   const outcome = await storeMessage(message, {
     lastMessage: lastMessagePreview(message),
     updatedAt: message.createdAt,
-    unread: 'reset',
+    unread: key === undefined ? 'reset' : 'keep',
   });
-  if (outcome !== 'stored') return null;
-  const current = (await getTicket(companyId, ticket.id)) ?? ticket;
-  const view = await ticketViewOf(scope, current, contact);
-  await publishForTicket(scope, current, [
-    {
-      channel: 'appMessage',
-      action: 'create',
-      message: toMessageView(message, current),
-      ticket: view,
-      contact: toContactView(contact),
-    },
-  ]);
+  if (outcome === 'ticket-gone') return null;
+  if (outcome === 'duplicate') {
+    // Only a keyed text can meet itself: stored by an earlier run; queue it again only while unsent.
+    const stored = key === undefined ? null : await getMessage(companyId, ticket.id, ref.ulid);
+    if (!stored || stored.ack !== 0) return null;
+  } else {
+    const current = (await getTicket(companyId, ticket.id)) ?? ticket;
+    const view = await ticketViewOf(scope, current, contact);
+    await publishForTicket(scope, current, [
+      {
+        channel: 'appMessage',
+        action: 'create',
+        message: toMessageView(message, current),
+        ticket: view,
+        contact: toContactView(contact),
+      },
+    ]);
+  }
   await enqueueOutbound({
     kind: 'send',
     companyId,
