@@ -28,6 +28,22 @@ export const isTimeZone = (zone: string): boolean => {
 };
 const text = z.string().max(2000);
 
+/**
+ * The minute of the day (0–1439) of an instant on the company's clock (DESIGN §10): what a user's
+ * startWork–endWork is compared with (decisions D97). Inbound's service hours read the same clock through
+ * their own `localTime`, which adds the weekday.
+ */
+export const localMinuteOfDay = (at: Date, timeZone: string): number => {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return part('hour') * 60 + part('minute');
+};
+
 export const COMPANY_SETTING_COLUMNS = {
   userRating: { schema: onOff, default: 'disabled' },
   scheduleType: { schema: z.enum(['disabled', 'queue', 'company', 'connection']), default: 'disabled' },

@@ -1,6 +1,6 @@
 import type { Connection } from '../../data/connection-repository';
 import type { Ticket } from '../../data/ticket-repository';
-import { localTime } from '../inbound/schedule';
+import { localMinuteOfDay } from '../settings/company-settings';
 
 /**
  * The ticket timers of routing (issue 13; core §3 Connection; decisions D95, D96, D97) as pure functions:
@@ -132,7 +132,7 @@ export const isWithinWorkHours = (
   const start = hhmm(user.startWork, 0);
   const endRaw = hhmm(user.endWork, 23 * 60 + 59);
   const end = endRaw === 23 * 60 + 59 ? 24 * 60 : endRaw;
-  const { minute } = localTime(now, timeZone);
+  const minute = localMinuteOfDay(now, timeZone);
   if (start === end) return true;
   return start < end ? minute >= start && minute < end : minute >= start || minute < end;
 };
