@@ -13,6 +13,10 @@ import {
   type TicketChange,
 } from '../../functions/data/ticket-repository';
 import { createUser, type User } from '../../functions/data/user-repository';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../functions/data/client';
+import { backfillCompanyStats } from '../../functions/data/stats-backfill-repository';
+import { statsDayPartition, statsQueueDayPartition } from '../../functions/data/ticket-stats';
 import { someConnection } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 
@@ -346,5 +350,66 @@ describe('attendance panel', () => {
     const loads = Object.fromEntries((users.body as { name: string; open: number }[]).map((u) => [u.name, u.open]));
     expect(loads).toMatchObject({ Ana: 1, Bia: 1 });
     expect((await api(t.attendantToken).get('/dashboard/moments')).status).toBe(403);
+  });
+});
+
+describe('backfill', () => {
+  it('counts a ticket made before the counters once, however often it runs', async () => {
+    const other = await freshCompany();
+    const queue = await createQueue(other.company.id, { name: 'Geral', color: '#2ca02c' });
+    const wa = (await someConnection(other.company.id, { status: 'CONNECTED' })).id;
+    const number = `5511${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+    const c = await createContact(
+      other.company.id,
+      { name: 'Antigo', number, isGroup: false, channel: 'whatsapp', whatsappId: wa },
+      [`wa#${number}`],
+    );
+    const old = await createTicket(
+      other.company.id,
+      {
+        status: 'pending',
+        queueId: queue.id,
+        userId: null,
+        contactId: c.id,
+        whatsappId: wa,
+        channel: 'whatsapp',
+        isGroup: false,
+        origin: 'passive',
+      },
+      new Date('2025-06-10T15:00:00.000Z'),
+    );
+    // As a ticket made before this feature: no marks, no counters.
+    const send = (cmd: DeleteCommand | UpdateCommand) => db().send(cmd);
+    await send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `C#${other.company.id}#T#${String(old.id).padStart(10, '0')}`, sk: 'TRACKING' },
+        UpdateExpression: 'REMOVE statsDay, statsHour',
+      }),
+    );
+    await send(
+      new DeleteCommand({ TableName: tableName(), Key: { pk: statsDayPartition(other.company.id), sk: '2025-06-10' } }),
+    );
+    await send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: { pk: statsQueueDayPartition(other.company.id), sk: `2025-06-10#${String(queue.id).padStart(10, '0')}` },
+      }),
+    );
+    const range = { date_from: '2025-06-01', date_to: '2025-06-30' };
+    expect((await api(other.adminToken).get('/dashboard', range)).body.counters.tickets).toBe(0);
+
+    expect(await backfillCompanyStats(other.company.id)).toBe(true);
+    expect((await api(other.adminToken).get('/dashboard', range)).body.counters).toMatchObject({
+      tickets: 1,
+      supportPending: 1,
+    });
+    // Again, and again from scratch (the state lost): the ticket is already counted.
+    expect(await backfillCompanyStats(other.company.id)).toBe(true);
+    await send(
+      new DeleteCommand({ TableName: tableName(), Key: { pk: `C#${other.company.id}#STATS#BACKFILL`, sk: 'STATE' } }),
+    );
+    expect(await backfillCompanyStats(other.company.id)).toBe(true);
+    expect((await api(other.adminToken).get('/dashboard', range)).body.counters.tickets).toBe(1);
   });
 });
