@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReportRow } from '../../functions/contracts/dashboard';
 import { signAccessToken } from '../../functions/core/access-token';
 import { createContact } from '../../functions/data/contact-repository';
 import { createQueue, type Queue } from '../../functions/data/queue-repository';
@@ -280,7 +281,7 @@ describe('GET /ticketreport/reports', () => {
     const second = await report({ page: '2', pageSize: '5' });
     expect(second.body.tickets.map((r: { contactName: string }) => r.contactName)).toEqual(['T3', 'T2', 'T1']);
     const rows = Object.fromEntries(
-      [...first.body.tickets, ...second.body.tickets].map((r: { contactName: string }) => [r.contactName, r]),
+      ([...first.body.tickets, ...second.body.tickets] as ReportRow[]).map((r) => [r.contactName, r]),
     );
     expect(rows.T3).toMatchObject({
       supportTime: 110,
@@ -294,7 +295,7 @@ describe('GET /ticketreport/reports', () => {
     expect(rows.T8).toMatchObject({ supportTime: 30, NPS: null });
     expect(rows.T2).toMatchObject({ supportTime: null, userName: '' });
     // The same numbers as the cards: the average of the rows' support times is the card's.
-    const times = Object.values(rows).flatMap((r) => (r as { supportTime: number | null }).supportTime ?? []);
+    const times = Object.values(rows).flatMap((r) => r.supportTime ?? []);
     expect(Math.round(times.reduce((a, b) => a + b, 0) / times.length)).toBe(EXPECTED_CARDS.avgSupportTime);
   });
 
