@@ -1,5 +1,6 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
+import { dashboard } from './benchmarks/dashboard';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { listLatency } from './benchmarks/list-latency';
 import { messagePageLatency } from './benchmarks/message-page-latency';
@@ -16,4 +17,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   ticketListLatency,
   messagePageLatency,
   ticketsFirstLoad,
+  dashboard,
 ];

@@ -23,6 +23,7 @@ export const AREAS = [
   'messages',
   'quick-messages',
   'files',
+  'dashboard',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -399,6 +400,15 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'admin',
   },
   { method: 'DELETE', path: '/files/{id}', area: 'files', handler: 'delete-file-list', auth: 'admin' },
+
+  // Dashboard, attendance panel and reports (core §7, admin §7; decisions D108–D111): the services check
+  // showDashboard (dashboard, charts, reports) and allowRealTime (panel) for plain users.
+  { method: 'GET', path: '/dashboard', area: 'dashboard', handler: 'get-dashboard', auth: 'user' },
+  { method: 'GET', path: '/dashboard/ticketsUsers', area: 'dashboard', handler: 'tickets-users', auth: 'user' },
+  { method: 'GET', path: '/dashboard/ticketsDay', area: 'dashboard', handler: 'tickets-day', auth: 'user' },
+  { method: 'GET', path: '/dashboard/moments', area: 'dashboard', handler: 'dashboard-moments', auth: 'user' },
+  { method: 'GET', path: '/usersMoments', area: 'dashboard', handler: 'users-moments', auth: 'user' },
+  { method: 'GET', path: '/ticketreport/reports', area: 'dashboard', handler: 'tickets-report', auth: 'user' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

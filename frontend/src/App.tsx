@@ -29,9 +29,6 @@ function RootLayout() {
  * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
-  { titleKey: 'menu.dashboard' },
-  { path: 'reports', titleKey: 'menu.reports' },
-  { path: 'moments', titleKey: 'menu.moments' },
   { path: 'contacts', titleKey: 'menu.contacts' },
   { path: 'contacts/import', titleKey: 'menu.contactsImport' },
   { path: 'schedules', titleKey: 'menu.schedules' },
@@ -103,6 +100,18 @@ export const routes: RouteObject[] = [
         handle: { shell: true } satisfies FrameHandle,
         children: [
           ...COMING_SOON_ROUTES.map(comingSoonRoute),
+          {
+            index: true,
+            lazy: async () => ({ Component: (await import('./pages/dashboard/dashboard-page')).DashboardPage }),
+          },
+          {
+            path: 'reports',
+            lazy: async () => ({ Component: (await import('./pages/reports/reports-page')).ReportsPage }),
+          },
+          {
+            path: 'moments',
+            lazy: async () => ({ Component: (await import('./pages/moments/moments-page')).MomentsPage }),
+          },
           {
             path: 'tickets/:ticketUuid?',
             lazy: async () => ({ Component: (await import('./pages/tickets/tickets-page')).TicketsPage }),

@@ -15,6 +15,7 @@ import { mapDynamoErrors } from './errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { company, pad, searchForm } from './keys';
 import { queryPage, type Page } from './query-page';
+import { leadUpdate } from './ticket-stats';
 
 /**
  * Contact and its identities (docs/data-model.md §2.12). Items:
@@ -220,6 +221,8 @@ export const createContact = async (
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
+      // A new person is the day's lead (dashboard, decisions D109).
+      ...(contact.isGroup ? [] : [await leadUpdate(companyId, now)]),
     ],
     (failure) => new IdentityTaken(failedOwner(failure.item)),
   );

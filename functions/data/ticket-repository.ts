@@ -17,6 +17,13 @@ import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
 import { company, fnv1a, pad } from './keys';
 import { newUlid } from './ulids';
+import {
+  getTrackingItem,
+  statsForCreate,
+  statsForDelete,
+  statsForTransition,
+  type TrackingStats,
+} from './ticket-stats';
 
 /**
  * Ticket (docs/data-model.md §2.14, §2.15). A ticket is the partition `C#<c>#T#<pad id>` holding:
@@ -242,6 +249,9 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
     updatedAt: at,
     version: 1,
   };
+  // Counted at creation (decisions D108): startedAt when an attendant creates it already taken.
+  const startedAt = ticket.userId !== null && ticket.status !== 'pending' ? at : undefined;
+  const stats = await statsForCreate(companyId, { ...ticket, origin, createdAt: at, startedAt });
   const put = (Item: Record<string, unknown>, guard = true) => ({
     Put: { TableName: tableName(), Item, ...(guard ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
   });
@@ -282,9 +292,12 @@ export const createTicket = async (companyId: number, input: NewTicket, now = ne
         // The ticket timers (decisions D95): a new ticket is looked at by the next tick, which arms its deadlines.
         changedAt: at,
         ...(ticket.status === 'closed' ? {} : { nextTimerAt: at, ...timerKeys(companyId, id, at) }),
+        ...(startedAt ? { startedAt } : {}),
+        ...stats.marks,
       }),
       put({ ...ticketUuidKeys(companyId, ticket.uuid), type: 'TUUID', companyId, ticketId: id }),
       ...liveCountUpdates(companyId, null, ticket),
+      ...stats.updates,
       put(
         {
           pk: ticketPartition(companyId, id),
@@ -427,7 +440,7 @@ const trackingUpdate = (
   companyId: number,
   id: number,
   next: Ticket,
-  o: { closing: boolean; reopening: boolean; opening: boolean; at: string; change: TicketChange },
+  o: { closing: boolean; reopening: boolean; opening: boolean; at: string; change: TicketChange; stats: TrackingStats },
 ) => {
   const sets = ['#status = :status', 'userId = :user', 'queueId = :queue', 'changedAt = :at'];
   const removes: string[] = [];
@@ -453,11 +466,15 @@ const trackingUpdate = (
     sets.push('rating = :rating', 'ratingAt = :ratedAt');
     Object.assign(values, { ':rating': o.change.rating, ':ratedAt': o.at });
   }
+  sets.push(...o.stats.sets);
+  removes.push(...o.stats.removes);
+  Object.assign(values, o.stats.values);
   return {
     Update: {
       TableName: tableName(),
       Key: trackingKeys(companyId, id),
       UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: o.stats.condition,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: values,
     },
@@ -584,6 +601,10 @@ export const transitionTicket = async (ticket: Ticket, change: TicketChange, now
   const closing = ticket.status !== 'closed' && next.status === 'closed';
   const reopening = ticket.status === 'closed' && next.status !== 'closed';
   const opening = next.userId !== null && next.userId !== ticket.userId && next.status !== 'closed';
+  const tracking = await getTrackingItem(companyId, id);
+  const stats: TrackingStats = tracking
+    ? await statsForTransition(companyId, tracking, next, { opening, reopening, at, rating: change.rating })
+    : { sets: [], removes: [], values: {}, condition: 'attribute_not_exists(statsDay)', updates: [] };
   const guard = reopening
     ? [
         {
@@ -657,9 +678,10 @@ export const transitionTicket = async (ticket: Ticket, change: TicketChange, now
           },
         ]
       : []),
-    trackingUpdate(companyId, id, next, { closing, reopening, opening, at, change }),
+    trackingUpdate(companyId, id, next, { closing, reopening, opening, at, change, stats }),
     ...change.logs.map((entry, i) => logItem(ticket, { ...entry, createdAt: at }, now.getTime() + i)),
     ...liveCountUpdates(companyId, ticket, next),
+    ...stats.updates,
   ];
   await transactWrite(items, (failure) =>
     reopening && failure.reasons?.[0] === 'ConditionalCheckFailed'
@@ -720,6 +742,7 @@ export const closeTicket = async (
  */
 export const deleteTicketItems = async (ticket: Ticket): Promise<void> => {
   const { companyId, id } = ticket;
+  const stats = statsForDelete(companyId, await getTrackingItem(companyId, id));
   await transactWrite(
     [
       {
@@ -729,7 +752,14 @@ export const deleteTicketItems = async (ticket: Ticket): Promise<void> => {
           ExpressionAttributeValues: { ':v': ticket.version },
         },
       },
-      { Delete: { Key: trackingKeys(companyId, id) } },
+      {
+        Delete: {
+          Key: trackingKeys(companyId, id),
+          ConditionExpression: stats.condition,
+          ...(Object.keys(stats.values).length ? { ExpressionAttributeValues: stats.values } : {}),
+        },
+      },
+      ...stats.updates,
       { Delete: { Key: ticketUuidKeys(companyId, ticket.uuid) } },
       ...(ticket.status === 'closed'
         ? []

@@ -45,4 +45,11 @@ export const TICKS: readonly TickDefinition[] = [
     timeoutSeconds: 60,
     description: 'Tickets whose timer is due (the NPS wait): closes them',
   },
+  {
+    name: 'stats-backfill',
+    entry: 'functions/jobs/ticks/stats-backfill.ts',
+    everyMinutes: 10,
+    timeoutSeconds: 120,
+    description: 'Dashboard counters for tickets made before they were recorded (D108): a batch per company',
+  },
 ];

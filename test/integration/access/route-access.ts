@@ -923,6 +923,29 @@ export const ACCESS: Record<string, AccessRow> = {
     ...byFileList((id) => ({ path: `/files/uploadList/${id}`, body: fileListForm(id) })),
   },
   'DELETE /files/{id}': { allow: admins, ...byFileList((id) => ({ path: `/files/${id}` })) },
+
+  // Dashboard, panel and reports (D108–D111): plain users need showDashboard / allowRealTime (off here).
+  'GET /dashboard': { allow: admins, request: async () => ({ path: '/dashboard', query: { days: '7' } }) },
+  'GET /dashboard/ticketsUsers': {
+    allow: admins,
+    request: async () => ({
+      path: '/dashboard/ticketsUsers',
+      query: { initialDate: '2026-01-01', finalDate: '2026-01-31' },
+    }),
+  },
+  'GET /dashboard/ticketsDay': {
+    allow: admins,
+    request: async () => ({
+      path: '/dashboard/ticketsDay',
+      query: { initialDate: '2026-01-01', finalDate: '2026-01-01' },
+    }),
+  },
+  'GET /dashboard/moments': { allow: admins, request: async () => ({ path: '/dashboard/moments' }) },
+  'GET /usersMoments': { allow: admins, request: async () => ({ path: '/usersMoments' }) },
+  'GET /ticketreport/reports': {
+    allow: admins,
+    request: async () => ({ path: '/ticketreport/reports', query: { dateFrom: '2026-01-01', dateTo: '2026-01-31' } }),
+  },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

@@ -330,7 +330,7 @@ function NewTicketDialog({ onClose }: { onClose: () => void }) {
 }
 
 /** The ticket's timeline (core spec §3 Ticket log entry). */
-function LogDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
+export function LogDialog({ ticket, onClose }: { ticket: Pick<Ticket, 'id'>; onClose: () => void }) {
   const { t } = useTranslation();
   const log = useRequest((signal) => getTicketLog(ticket.id, { signal }), [ticket.id]);
   return (

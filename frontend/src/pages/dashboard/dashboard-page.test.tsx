@@ -1,0 +1,100 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DashboardAnswer } from '@/api/dashboard';
+import { authUser } from '@/testing/auth-fixtures';
+import { fakeApi, json } from '@/testing/fake-api';
+import { renderApp } from '@/testing/render-app';
+import { shellRoutes } from '@/testing/shell-api';
+
+const ADMIN = authUser({ queues: [{ id: 3, name: 'Vendas', color: '#1f77b4' }], queueIds: [3] });
+
+const ANSWER: DashboardAnswer = {
+  dateFrom: '2026-03-01',
+  dateTo: '2026-03-31',
+  counters: {
+    supportHappening: 2,
+    supportPending: 0,
+    supportFinished: 4,
+    supportGroups: 1,
+    leads: 3,
+    avgSupportTime: 57,
+    avgWaitTime: 18,
+    activeTickets: 1,
+    passiveTickets: 7,
+    tickets: 8,
+    waitRating: 1,
+    withoutRating: 1,
+    withRating: 2,
+    percRating: 66.7,
+    npsScore: 0,
+    npsPromotersPerc: 50,
+    npsDetractorsPerc: 50,
+    npsPassivePerc: 0,
+  },
+  attendants: [
+    { id: 7, name: 'Bia', rating: 2, countRating: 1, tickets: 3, avgWaitTime: 31, avgSupportTime: 110, online: true },
+  ],
+};
+
+const dashboardApi = (me = ADMIN) =>
+  fakeApi({
+    ...shellRoutes(me),
+    'GET /dashboard': () => json(200, ANSWER),
+    'GET /dashboard/ticketsUsers': () => json(200, { data: [{ userId: 7, nome: 'Bia', quantidade: 3 }], count: 3 }),
+    'GET /dashboard/ticketsDay': () =>
+      json(200, {
+        data: [
+          { data: '2026-03-01', total: 8 },
+          { data: '2026-03-02', total: 0 },
+        ],
+        count: 8,
+      }),
+  });
+
+const card = (key: string) => screen.getByTestId(`card-${key}`).textContent;
+
+describe('dashboard page', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('asks for the month so far in the user’s queues and shows the cards, times as hours and minutes', async () => {
+    const api = dashboardApi();
+    renderApp({ path: '/', adapter: api.adapter });
+    await screen.findByTestId('card-tickets', {}, { timeout: 45_000 });
+    const sent = api.requests.find((r) => r.path === '/dashboard')!;
+    const today = new Date();
+    const pad = (n: number) => String(n).padStart(2, '0');
+    expect(sent.query).toEqual({
+      date_from: `${today.getFullYear()}-${pad(today.getMonth() + 1)}-01`,
+      date_to: `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`,
+      queueIds: '[3]',
+    });
+    expect(card('tickets')).toBe('Total de atendimentos8');
+    expect(card('supportHappening')).toBe('Em atendimento2');
+    expect(card('avgSupportTime')).toBe('T.M. de atendimento0h 57m');
+    expect(card('percRating')).toBe('Índice de avaliação66.7%');
+  }, 60_000);
+
+  it('shows the NPS gauges and the attendants table with its charts', async () => {
+    renderApp({ path: '/', adapter: dashboardApi().adapter });
+    await screen.findByTestId('card-tickets', {}, { timeout: 45_000 });
+    act(() => screen.getByRole('tab', { name: 'NPS' }).click());
+    expect(screen.getByTestId('nps-score').textContent).toBe('NPS: 0');
+    expect(screen.getAllByText('Promotores').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Detratores').length).toBeGreaterThan(0);
+
+    act(() => screen.getByRole('tab', { name: 'Atendentes' }).click());
+    const table = await screen.findByRole('table');
+    const row = within(table).getByRole('rowheader', { name: 'Bia' }).closest('tr')!;
+    expect(row.textContent).toContain('🙁 2');
+    expect(row.textContent).toContain('0h 31m');
+    expect(row.textContent).toContain('1h 50m');
+    await waitFor(() => expect(screen.getByText('Atendimentos por atendente')).toBeTruthy());
+    expect(screen.getByText('Atendimentos por dia')).toBeTruthy();
+  }, 60_000);
+
+  it('shows the 403 screen to a user without showDashboard', async () => {
+    const me = authUser({ profile: 'user', showDashboard: 'disabled' });
+    renderApp({ path: '/', adapter: dashboardApi(me).adapter });
+    expect(await screen.findByText('Oops! Acesso Negado!', {}, { timeout: 45_000 })).toBeTruthy();
+  });
+});
