@@ -378,6 +378,8 @@ describe('connection dialog', () => {
     expect(errorOf(wrapper, 'Fila de redirecionamento')).toBeNull();
     typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '2,5');
     click(openModal(wrapper), 'Adicionar');
+    expect(activeTab(wrapper)).toBe('Mensagens'); // the greeting is still missing there
+    openTab(wrapper, 'chatbot');
     expect(errorOf(wrapper, 'Enviar o chatbot no máximo (vezes)')).toBe('Informe um número inteiro, sem decimais.');
     typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '2');
     openTab(wrapper, 'messages');
@@ -394,7 +396,7 @@ describe('connection dialog', () => {
       maxUseBotQueues: 2,
       greetingMessage: 'Olá! Escolha uma fila.',
     });
-  });
+  }, 120_000);
 
   it('chatbot tab: an edit sends the new queue order alone; removing the redirect queue asks to clear its time', async () => {
     const linked = connectionRow(3, 'Vendas', {
@@ -520,18 +522,17 @@ describe('connection dialog', () => {
       return input;
     };
     act(() => timeInput('Segunda-feira', 'Início (turno A)').setInputValue('9h'));
-    act(() => timeInput('Terça-feira', 'Início (turno B)').setInputValue(''));
     act(() => timeInput('Quarta-feira', 'Fim (turno B)').setInputValue('23:59'));
-    openTab(wrapper, 'general');
     click(openModal(wrapper), 'Salvar');
-    expect(activeTab(wrapper)).toBe('Horários');
     const errors = () => wrapper.findAllFormFields().flatMap((f) => f.findError()?.getElement().textContent ?? []);
     expect(errors()).toEqual(['Use o formato HH:MM']);
     expect(sent('PUT')).toHaveLength(0);
 
     act(() => timeInput('Segunda-feira', 'Início (turno A)').setInputValue('09:00'));
+    act(() => timeInput('Terça-feira', 'Início (turno B)').setInputValue(''));
     click(openModal(wrapper), 'Salvar');
-    await waitFor(() => expect(errors()).toEqual(['must end after it starts']));
+    await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
+    expect(errors()).toEqual(['must end after it starts']);
     act(() => timeInput('Quarta-feira', 'Fim (turno B)').setInputValue('18:30'));
     click(openModal(wrapper), 'Salvar');
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
@@ -539,5 +540,5 @@ describe('connection dialog', () => {
     expect(days[0]).toMatchObject({ weekdayEn: 'monday', startTimeA: '09:00' });
     expect(days[1]).toMatchObject({ weekdayEn: 'tuesday', startTimeB: '' });
     expect(days[2]).toMatchObject({ weekdayEn: 'wednesday', endTimeB: '18:30' });
-  });
+  }, 120_000);
 });

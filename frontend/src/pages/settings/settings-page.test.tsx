@@ -36,7 +36,8 @@ const settingsApi = (settings: object = {}, extra: Record<string, Route> = {}, m
 
 const openPage = async (api: ReturnType<typeof settingsApi>) => {
   const view = renderApp({ path: '/settings', adapter: api.adapter });
-  await waitFor(() => expect(fieldNamed(view.wrapper, 'Avaliações')).toBeTruthy(), { timeout: 15_000 });
+  // The first render loads the page's chunk and every Cloudscape select: slow on a busy machine.
+  await waitFor(() => expect(fieldNamed(view.wrapper, 'Avaliações')).toBeTruthy(), { timeout: 60_000 });
   return view;
 };
 
@@ -116,7 +117,7 @@ describe('settings page', () => {
     expect(api.sent('/companySettings')).toEqual([{ column: 'transferMessage', data: 'x'.repeat(20) }]);
     expect(area.findNativeTextarea().getElement().value).toBe('x'.repeat(20));
     await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
-  });
+  }, 120_000);
 
   it('saves the company hours (scheduleType company) with PUT /companies/{id}/schedules; a bad time stays under it', async () => {
     const api = settingsApi(
@@ -153,7 +154,8 @@ describe('settings page', () => {
 
     act(() => time('Sexta-feira Fim (turno B)').setInputValue('12:00'));
     save();
-    await waitFor(() => expect(errors()).toEqual(['must end after it starts']));
+    await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
+    expect(errors()).toEqual(['must end after it starts']);
 
     act(() => time('Sexta-feira Fim (turno B)').setInputValue('17:00'));
     act(() => time('Sábado Início (turno B)').setInputValue(''));
@@ -173,5 +175,5 @@ describe('settings page', () => {
       startTimeB: '',
       endTimeB: '',
     });
-  });
+  }, 120_000);
 });
