@@ -43,6 +43,12 @@ export interface MessageView {
   userId: number | null;
   /** The send failed after retries (decisions D41): `ERR_SENDING_WAPP_MSG`. */
   sendError?: string;
+  /**
+   * Only on a message the system wrote, not a person (decisions D99): which automatic reply it is —
+   * `greeting`, `outOfHours`, `vacation`, `chatBot`, or a kind a later automation adds. The ticket view
+   * shows any of them as the bot's.
+   */
+  automatic?: string;
 }
 
 /** GET /messages/{ticketUuid}: newest first, as the server pages them. */

@@ -116,4 +116,5 @@ export const toMessageView = (m: StoredMessage, ticket: Pick<Ticket, 'readUpTo'>
   participant: m.participant ?? null,
   userId: m.userId ?? null,
   ...(m.sendError ? ({ sendError: m.sendError } satisfies Partial<MessageView>) : {}),
+  ...(m.automatic ? ({ automatic: m.automatic } satisfies Partial<MessageView>) : {}),
 });

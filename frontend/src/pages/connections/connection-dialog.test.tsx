@@ -81,6 +81,41 @@ const chooseFile = (wrapper: Wrapper, file: File) => {
   });
 };
 
+/** GET /queue as an admin gets it (only the fields the dialog reads). */
+const COMPANY_QUEUES = [
+  { id: 1, name: 'Vendas', color: '#0000ff' },
+  { id: 2, name: 'Suporte', color: '#00ff00' },
+  { id: 3, name: 'Financeiro', color: '#ff0000' },
+];
+const queuesRoute: Route = () => json(200, COMPANY_QUEUES);
+
+/** Picks options of the multiselect or select of the field labelled `label`, by value. */
+const choose = (wrapper: Wrapper, label: string, ...values: string[]) => {
+  const control = fieldByLabel(wrapper, label).findControl();
+  const select = control?.findMultiselect() ?? control?.findSelect();
+  if (!select) throw new Error(`no select '${label}'`);
+  for (const value of values) {
+    // A multiselect stays open after a pick; opening it again would close it.
+    if (!select.findDropdown().findOpenDropdown()) act(() => select.openDropdown());
+    act(() => select.selectOptionByValue(value));
+  }
+};
+
+/** The connection's queues as the chatbot tab lists them, in order. */
+const queueOrder = (wrapper: Wrapper) =>
+  [...wrapper.getElement().querySelectorAll('ol[aria-label="Ordem das filas"] > li')].map((li) =>
+    li.textContent?.trim(),
+  );
+
+const pressButton = (wrapper: Wrapper, ariaLabel: string) => {
+  const button = wrapper.findAllButtons().find((b) => b.getElement().getAttribute('aria-label') === ariaLabel);
+  if (!button) throw new Error(`no button '${ariaLabel}'`);
+  act(() => button.click());
+};
+
+const warningOf = (wrapper: Wrapper, label: string) =>
+  fieldByLabel(wrapper, label).findWarning()?.getElement().textContent ?? null;
+
 const SPEC_REDIRECT =
   'Foi informado tempo para redirecionar fila, porém não foi selecionada fila para redirecionar. Os dois campos precisam estar preenchidos';
 
@@ -220,7 +255,9 @@ describe('connection dialog', () => {
     expect(errorOf(wrapper, 'Mensagem de saudação')).toBe(
       'A mensagem de saudação é obrigatória quando há mais de uma fila.',
     );
-    expect(toastTexts(wrapper)).toEqual(['Dados inválidos. Verifique os campos e tente novamente.']);
+    await waitFor(() =>
+      expect(toastTexts(wrapper)).toEqual(['Dados inválidos. Verifique os campos e tente novamente.']),
+    );
     openTab(wrapper, 'chatbot');
     expect(errorOf(wrapper, 'Fila de redirecionamento')).toBe('no queue 12');
     openTab(wrapper, 'messages');
@@ -247,13 +284,7 @@ describe('connection dialog', () => {
       'Horários',
     ]);
     openTab(wrapper, 'schedules');
-    const monday = wrapper
-      .findAllTimeInputs()
-      .find(
-        (input) =>
-          input.findNativeInput().getElement().getAttribute('aria-label') === 'Segunda-feira, Início do turno A',
-      );
-    act(() => monday?.setInputValue('09:00'));
+    typeInto(wrapper, 'Início (turno A)', '09:00'); // the first day shown: Segunda-feira
     openTab(wrapper, 'general');
     typeInto(wrapper, 'Nome', 'Vendas Sul');
     click(openModal(wrapper), 'Salvar');
@@ -312,4 +343,202 @@ describe('connection dialog', () => {
     expect(sent('PUT')).toHaveLength(0);
     expect(sent('DELETE').map((r) => r.path)).toEqual(['/whatsapp/3/media-upload']);
   });
+
+  it("chatbot tab: the company's queues in the bot's order, the greeting they need and the redirect queue", async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      routes: {
+        'GET /queue': queuesRoute,
+        'POST /whatsapp': (req) => json(201, connectionRow(9, 'Atendimento', req.body as object)),
+      },
+    });
+    typeInto(wrapper, 'Nome', 'Atendimento');
+    openTab(wrapper, 'chatbot');
+    // Ticked Suporte first, then Vendas: the menu numbers them in that order; the arrows change it.
+    choose(wrapper, 'Filas', '2', '1');
+    expect(queueOrder(wrapper)).toEqual(['Suporte', 'Vendas']);
+    pressButton(wrapper, 'Subir Vendas');
+    expect(queueOrder(wrapper)).toEqual(['Vendas', 'Suporte']);
+    expect(warningOf(wrapper, 'Filas')).toBe(
+      'Com mais de uma fila, a mensagem de saudação (aba Mensagens) é obrigatória.',
+    );
+    // The redirect queue without a time: the spec's text on both fields.
+    choose(wrapper, 'Fila de redirecionamento', '3');
+    click(openModal(wrapper), 'Adicionar');
+    // The first tab with a problem (in the dialog's order) is Mensagens: the greeting, as the server says it.
+    expect(activeTab(wrapper)).toBe('Mensagens');
+    expect(errorOf(wrapper, 'Mensagem de saudação')).toBe(
+      'A mensagem de saudação é obrigatória quando há mais de uma fila.',
+    );
+    openTab(wrapper, 'chatbot');
+    expect(errorOf(wrapper, 'Redirecionar para a fila após')).toBe(SPEC_REDIRECT);
+    expect(errorOf(wrapper, 'Fila de redirecionamento')).toBe(SPEC_REDIRECT);
+    expect(sent('POST')).toHaveLength(0);
+
+    typeInto(wrapper, 'Redirecionar para a fila após', '15');
+    expect(errorOf(wrapper, 'Fila de redirecionamento')).toBeNull();
+    typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '2,5');
+    click(openModal(wrapper), 'Adicionar');
+    expect(activeTab(wrapper)).toBe('Mensagens'); // the greeting is still missing there
+    openTab(wrapper, 'chatbot');
+    expect(errorOf(wrapper, 'Enviar o chatbot no máximo (vezes)')).toBe('Informe um número inteiro, sem decimais.');
+    typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '2');
+    openTab(wrapper, 'messages');
+    typeText(wrapper, 'Mensagem de saudação', 'Olá! Escolha uma fila.');
+    openTab(wrapper, 'chatbot');
+    expect(warningOf(wrapper, 'Filas')).toBeNull();
+    click(openModal(wrapper), 'Adicionar');
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('POST')[0]?.body).toMatchObject({
+      queueIds: [1, 2],
+      sendIdQueue: 3,
+      timeSendQueue: 15,
+      maxUseBotQueues: 2,
+      greetingMessage: 'Olá! Escolha uma fila.',
+    });
+  }, 120_000);
+
+  it('chatbot tab: an edit sends the new queue order alone; removing the redirect queue asks to clear its time', async () => {
+    const linked = connectionRow(3, 'Vendas', {
+      queueIds: [1, 2],
+      queues: COMPANY_QUEUES.slice(0, 2),
+      greetingMessage: 'Olá!',
+      sendIdQueue: 3,
+      timeSendQueue: 10,
+    });
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /queue': queuesRoute,
+        'GET /whatsapp/3': () => json(200, linked),
+        'PUT /whatsapp/3': (req) => json(200, { ...linked, ...(req.body as object) }),
+      },
+    });
+    openTab(wrapper, 'chatbot');
+    expect(queueOrder(wrapper)).toEqual(['Vendas', 'Suporte']);
+    choose(wrapper, 'Fila de redirecionamento', '');
+    click(openModal(wrapper), 'Salvar');
+    expect(errorOf(wrapper, 'Redirecionar para a fila após')).toBe(SPEC_REDIRECT);
+    choose(wrapper, 'Fila de redirecionamento', '3');
+    pressButton(wrapper, 'Descer Vendas');
+    expect(queueOrder(wrapper)).toEqual(['Suporte', 'Vendas']);
+    click(openModal(wrapper), 'Salvar');
+
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('PUT')[0]?.body).toEqual({ queueIds: [2, 1] });
+  });
+
+  it('chatbot tab: without the queue list (GET /queue failed) the stored queues stay and can be removed', async () => {
+    const linked = connectionRow(3, 'Vendas', { queueIds: [1], queues: COMPANY_QUEUES.slice(0, 1) });
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /queue': () => json(500, { error: 'ERR_INTERNAL', message: 'boom' }),
+        'GET /whatsapp/3': () => json(200, linked),
+        'PUT /whatsapp/3': (req) => json(200, { ...linked, ...(req.body as object) }),
+      },
+    });
+    openTab(wrapper, 'chatbot');
+    expect(queueOrder(wrapper)).toEqual(['Vendas']);
+    pressButton(wrapper, 'Remover Vendas');
+    expect(queueOrder(wrapper)).toEqual([]);
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('PUT')[0]?.body).toEqual({ queueIds: [] });
+  });
+
+  it('integrations tab: the four references are shown disabled, each saying which area brings its choices', async () => {
+    const { wrapper } = await openDialog({
+      connectionId: 3,
+      routes: { 'GET /whatsapp/3': () => json(200, { ...SAO_PAULO, integrationId: 4 }) },
+    });
+    openTab(wrapper, 'integrations');
+    const shown = (label: string) => {
+      const field = fieldByLabel(wrapper, label);
+      const select = field.findControl()?.findSelect();
+      return {
+        disabled: select?.isDisabled(),
+        value: select?.findTrigger().getElement().textContent,
+        hint: field.findConstraint()?.getElement().textContent,
+      };
+    };
+    expect(shown('Integração')).toEqual({
+      disabled: true,
+      value: '#4',
+      hint: 'A escolha de integrações chega com a área de integrações.',
+    });
+    expect(shown('Prompt (Open.Ai)')).toMatchObject({ disabled: true, value: 'Nenhum' });
+    expect(shown('Fluxo de boas-vindas')).toMatchObject({
+      disabled: true,
+      hint: 'A escolha de fluxos chega com o Flowbuilder.',
+    });
+    expect(shown('Fluxo para frase não encontrada')).toMatchObject({ disabled: true });
+  });
+
+  it('assessments tab: whole minutes and counts only; without NPS in use nothing is required', async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      routes: { 'POST /whatsapp': (req) => json(201, connectionRow(9, 'Atendimento', req.body as object)) },
+    });
+    expect(openModal(wrapper).findContent().findAlert()).toBeNull();
+    typeInto(wrapper, 'Nome', 'Atendimento');
+    openTab(wrapper, 'assessments');
+    typeInto(wrapper, 'Tempo de espera pela avaliação', '-5');
+    typeInto(wrapper, 'Enviar a avaliação no máximo (vezes)', '101');
+    click(openModal(wrapper), 'Adicionar');
+    expect(activeTab(wrapper)).toBe('Avaliações (NPS)');
+    expect(errorOf(wrapper, 'Tempo de espera pela avaliação')).toBe('Informe um número inteiro, sem decimais.');
+    expect(errorOf(wrapper, 'Enviar a avaliação no máximo (vezes)')).not.toBeNull();
+    typeInto(wrapper, 'Tempo de espera pela avaliação', '');
+    typeInto(wrapper, 'Enviar a avaliação no máximo (vezes)', '2');
+    click(openModal(wrapper), 'Adicionar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('POST')[0]?.body).toMatchObject({ ratingMessage: '', expiresTicketNPS: 0, maxUseBotQueuesNPS: 2 });
+  });
+
+  it('schedules tab: HH:MM or empty, checked before saving; a server problem shows under its time', async () => {
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      settings: { scheduleType: 'connection' },
+      routes: {
+        'GET /whatsapp/3': () => json(200, SAO_PAULO),
+        'PUT /whatsapp/3': (req) => {
+          const days = (req.body as { schedules: { endTimeB: string }[] }).schedules;
+          return days[2]?.endTimeB === '23:59'
+            ? json(400, {
+                error: 'ERR_VALIDATION',
+                message: 'Invalid connection',
+                fields: [{ field: 'body.schedules.2.endTimeB', reason: 'must end after it starts' }],
+              })
+            : json(200, { ...SAO_PAULO, ...(req.body as object) });
+        },
+      },
+    });
+    openTab(wrapper, 'schedules');
+    const timeInput = (day: string, label: string) => {
+      const input = wrapper
+        .findAllInputs()
+        .find((i) => i.findNativeInput().getElement().getAttribute('aria-label') === `${day} ${label}`);
+      if (!input) throw new Error(`no time '${day} ${label}'`);
+      return input;
+    };
+    act(() => timeInput('Segunda-feira', 'Início (turno A)').setInputValue('9h'));
+    act(() => timeInput('Quarta-feira', 'Fim (turno B)').setInputValue('23:59'));
+    click(openModal(wrapper), 'Salvar');
+    const errors = () => wrapper.findAllFormFields().flatMap((f) => f.findError()?.getElement().textContent ?? []);
+    expect(errors()).toEqual(['Use o formato HH:MM']);
+    expect(sent('PUT')).toHaveLength(0);
+
+    act(() => timeInput('Segunda-feira', 'Início (turno A)').setInputValue('09:00'));
+    act(() => timeInput('Terça-feira', 'Início (turno B)').setInputValue(''));
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
+    expect(errors()).toEqual(['must end after it starts']);
+    act(() => timeInput('Quarta-feira', 'Fim (turno B)').setInputValue('18:30'));
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const days = (sent('PUT')[1]?.body as { schedules: Record<string, string>[] }).schedules;
+    expect(days[0]).toMatchObject({ weekdayEn: 'monday', startTimeA: '09:00' });
+    expect(days[1]).toMatchObject({ weekdayEn: 'tuesday', startTimeB: '' });
+    expect(days[2]).toMatchObject({ weekdayEn: 'wednesday', endTimeB: '18:30' });
+  }, 120_000);
 });

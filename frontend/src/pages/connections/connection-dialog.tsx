@@ -19,6 +19,7 @@ import {
   type Connection,
   type ConnectionChannel,
 } from '@/api/connections';
+import { listQueues } from '@/api/queues';
 import { useNotifications } from '@/components/notifications';
 import { useErrorText } from '@/hooks/use-error-text';
 import { useRequest } from '@/hooks/use-request';
@@ -30,6 +31,7 @@ import {
   MessagesTab,
   SchedulesTab,
   type GreetingMediaProps,
+  type QueueChoice,
 } from './connection-fields';
 import {
   firstTabWithError,
@@ -60,14 +62,19 @@ interface DialogContext {
   schedulesPerConnection: boolean;
   /** GET /companySettingOne?column=userRating is 'enabled': the NPS fields are required. */
   npsInUse: boolean;
+  /** The company's queues (GET /queue) the chatbot tab offers; null when they could not be read. */
+  queues: QueueChoice[] | null;
 }
 
 const loadContext = async (signal: AbortSignal): Promise<DialogContext> => {
-  const [scheduleType, userRating] = await Promise.all([
+  const [scheduleType, userRating, queues] = await Promise.all([
     getCompanySettingOne('scheduleType', { signal }).catch(() => undefined),
     getCompanySettingOne('userRating', { signal }).catch(() => undefined),
+    listQueues({ signal })
+      .then((list) => list.map(({ id, name, color }) => ({ id, name, color })))
+      .catch(() => null),
   ]);
-  return { schedulesPerConnection: scheduleType === 'connection', npsInUse: userRating === 'enabled' };
+  return { schedulesPerConnection: scheduleType === 'connection', npsInUse: userRating === 'enabled', queues };
 };
 
 function Frame({
@@ -184,7 +191,8 @@ function ConnectionForm({
     ),
     integrations: <IntegrationsTab {...props} />,
     messages: <MessagesTab {...props} media={media} />,
-    chatbot: <ChatbotTab {...props} />,
+    // Unreadable queues: at least the connection's own stay choosable (the server checks every id).
+    chatbot: <ChatbotTab {...props} queues={context.queues ?? connection?.queues ?? []} />,
     assessments: <AssessmentsTab {...props} npsInUse={context.npsInUse} />,
     schedules: <SchedulesTab {...props} />,
   };
@@ -223,7 +231,8 @@ function ConnectionForm({
 /**
  * The connection dialog (core spec §2 Connections): tabs general, integrations, messages, chatbot,
  * assessments (NPS) and schedules (only when the company's schedule type is per connection). It reads the
- * connection afresh (and the two company settings it depends on) before showing the form. Mount it to
+ * connection afresh (and the two company settings it depends on, and the company's queues) before showing
+ * the form. Mount it to
  * open it; the caller unmounts it to close.
  */
 export function ConnectionDialog(props: ConnectionDialogProps) {

@@ -10,13 +10,11 @@ import Link from '@cloudscape-design/components/link';
 import Multiselect from '@cloudscape-design/components/multiselect';
 import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
-import Table from '@cloudscape-design/components/table';
 import Textarea from '@cloudscape-design/components/textarea';
-import TimeInput from '@cloudscape-design/components/time-input';
 import Toggle from '@cloudscape-design/components/toggle';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Connection, ScheduleEntry } from '@/api/connections';
+import type { Connection } from '@/api/connections';
+import { ScheduleEditor } from '@/components/schedule-editor';
 import type { ConnectionFormValues, DateField, FormErrors, NumberField } from './connection-form';
 
 /**
@@ -147,11 +145,11 @@ function Switch({
   );
 }
 
-type ReferenceField = 'sendIdQueue' | 'integrationId' | 'promptId' | 'flowIdWelcome' | 'flowIdNotPhrase';
+type ReferenceField = 'integrationId' | 'promptId' | 'flowIdWelcome' | 'flowIdNotPhrase';
 
 /**
- * A reference to a record of an area that has no list API yet (queues, integrations, prompts, flows): the
- * select shows the current choice and stays disabled, saying where the choices will come from.
+ * A reference to a record of an area that has no list API yet (integrations, prompts, flows; decisions
+ * D98): the select shows the current choice and stays disabled, saying where the choices will come from.
  */
 function PendingReference({
   field,
@@ -185,20 +183,10 @@ export function GeneralTab({
 }: TabProps & { connection: Connection | undefined; creating: boolean; importDropsSession: boolean }) {
   const { t } = useTranslation();
   const { values, onChange } = props;
-  const queues = connection?.queues ?? [];
   return (
     <SpaceBetween size="m">
       <ColumnLayout columns={2}>
         <TextField {...props} field="name" label={t('connections.dialog.name')} />
-        <FormField label={t('connections.dialog.queues')} constraintText={t('connections.dialog.queuesPending')}>
-          <Multiselect
-            disabled
-            selectedOptions={queues.map((q) => ({ value: String(q.id), label: q.name }))}
-            options={queues.map((q) => ({ value: String(q.id), label: q.name }))}
-            placeholder={t('connections.dialog.noQueues')}
-            onChange={() => undefined}
-          />
-        </FormField>
       </ColumnLayout>
       <ColumnLayout columns={3}>
         <Switch {...props} field="isDefault" label={t('connections.dialog.isDefault')} />
@@ -326,7 +314,109 @@ export function MessagesTab({ media, ...props }: TabProps & { media: GreetingMed
   );
 }
 
-export function ChatbotTab(props: TabProps) {
+/** A queue the connection can offer: the company's queues (GET /queue). */
+export interface QueueChoice {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/**
+ * The connection's queues in the order the bot's menu numbers them (decisions D91, D98): ticked in the
+ * multiselect (a new one goes last), reordered with the arrows. A stored queue the list no longer has
+ * shows as `#id` so it can still be removed.
+ */
+function QueuesField({ values, onChange, errors, queues }: TabProps & { queues: readonly QueueChoice[] }) {
+  const { t } = useTranslation();
+  const nameOf = (id: number) => queues.find((q) => q.id === id)?.name ?? `#${id}`;
+  const optionOf = (id: number): SelectProps.Option => ({ value: String(id), label: nameOf(id) });
+  const ids = values.queueIds;
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...ids];
+    [next[index], next[index + by]] = [next[index + by]!, next[index]!];
+    onChange({ queueIds: next });
+  };
+  const greetingNeeded = ids.length > 1 && values.greetingMessage.trim() === '';
+  return (
+    <SpaceBetween size="xs">
+      <FormField
+        label={t('connections.dialog.queues')}
+        description={t('connections.dialog.queuesHint')}
+        constraintText={greetingNeeded ? undefined : t('connections.dialog.queuesGreeting')}
+        warningText={greetingNeeded ? t('connections.dialog.queuesGreeting') : undefined}
+        errorText={errors.queueIds}
+      >
+        <Multiselect
+          selectedOptions={ids.map(optionOf)}
+          options={queues.map((q) => ({ value: String(q.id), label: q.name }))}
+          placeholder={t('connections.dialog.chooseQueues')}
+          empty={t('connections.dialog.noQueues')}
+          hideTokens
+          onChange={({ detail }) => {
+            const chosen = new Set(detail.selectedOptions.map((o) => Number(o.value)));
+            const kept = ids.filter((id) => chosen.has(id));
+            const added = [...chosen].filter((id) => !ids.includes(id));
+            onChange({ queueIds: [...kept, ...added] });
+          }}
+        />
+      </FormField>
+      {ids.length > 0 && (
+        <ol aria-label={t('connections.dialog.queueOrder')} style={{ margin: 0, paddingLeft: '1.5em' }}>
+          {ids.map((id, index) => (
+            <li key={id}>
+              <SpaceBetween direction="horizontal" size="xxs" alignItems="center">
+                <Box variant="span">{nameOf(id)}</Box>
+                <Button
+                  variant="icon"
+                  iconName="angle-up"
+                  disabled={index === 0}
+                  ariaLabel={t('connections.dialog.moveUp', { name: nameOf(id) })}
+                  onClick={() => move(index, -1)}
+                />
+                <Button
+                  variant="icon"
+                  iconName="angle-down"
+                  disabled={index === ids.length - 1}
+                  ariaLabel={t('connections.dialog.moveDown', { name: nameOf(id) })}
+                  onClick={() => move(index, 1)}
+                />
+                <Button
+                  variant="icon"
+                  iconName="close"
+                  ariaLabel={t('connections.dialog.removeQueue', { name: nameOf(id) })}
+                  onClick={() => onChange({ queueIds: ids.filter((other) => other !== id) })}
+                />
+              </SpaceBetween>
+            </li>
+          ))}
+        </ol>
+      )}
+    </SpaceBetween>
+  );
+}
+
+/** The redirect queue (sendIdQueue): none or one of the company's queues. */
+function RedirectQueueField({ values, onChange, errors, queues }: TabProps & { queues: readonly QueueChoice[] }) {
+  const { t } = useTranslation();
+  const none: SelectProps.Option = { value: '', label: t('connections.dialog.none') };
+  const options = [none, ...queues.map((q) => ({ value: String(q.id), label: q.name }))];
+  const id = values.sendIdQueue;
+  const selected =
+    id === null ? none : (options.find((o) => o.value === String(id)) ?? { value: String(id), label: `#${id}` });
+  return (
+    <FormField label={t('connections.dialog.sendIdQueue')} errorText={errors.sendIdQueue}>
+      <Select
+        selectedOption={selected}
+        options={options}
+        onChange={({ detail }) =>
+          onChange({ sendIdQueue: detail.selectedOption.value ? Number(detail.selectedOption.value) : null })
+        }
+      />
+    </FormField>
+  );
+}
+
+export function ChatbotTab({ queues, ...props }: TabProps & { queues: readonly QueueChoice[] }) {
   const { t } = useTranslation();
   const { values, onChange } = props;
   const closeOptions: SelectProps.Option[] = [
@@ -335,13 +425,9 @@ export function ChatbotTab(props: TabProps) {
   ];
   return (
     <SpaceBetween size="m">
+      <QueuesField {...props} queues={queues} />
       <ColumnLayout columns={2}>
-        <PendingReference
-          {...props}
-          field="sendIdQueue"
-          label={t('connections.dialog.sendIdQueue')}
-          hint={t('connections.dialog.queuesPending')}
-        />
+        <RedirectQueueField {...props} queues={queues} />
         <MinutesField {...props} field="timeSendQueue" label={t('connections.dialog.timeSendQueue')} />
         <CountField {...props} field="maxUseBotQueues" label={t('connections.dialog.maxUseBotQueues')} />
         <MinutesField {...props} field="timeUseBotQueues" label={t('connections.dialog.timeUseBotQueues')} />
@@ -378,59 +464,16 @@ export function AssessmentsTab({ npsInUse, ...props }: TabProps & { npsInUse: bo
   );
 }
 
-const SHIFT_FIELDS = ['startTimeA', 'endTimeA', 'startTimeB', 'endTimeB'] as const;
-
-/** Service hours per weekday, two shifts (core spec §3; shown only when the schedule type is per connection). */
+/**
+ * Service hours per weekday, two shifts (core spec §3; shown only when the schedule type is per
+ * connection): the shared schedule editor, with the form's and the server's problems under their times.
+ */
 export function SchedulesTab({ values, onChange, errors }: TabProps) {
-  const { t } = useTranslation();
-  const setTime = (index: number, field: (typeof SHIFT_FIELDS)[number], value: string) =>
-    onChange({
-      schedules: values.schedules.map((entry, i): ScheduleEntry =>
-        i === index ? { ...entry, [field]: value } : entry,
-      ),
-    });
-  const timeCell = (field: (typeof SHIFT_FIELDS)[number]) => (entry: ScheduleEntry & { index: number }) => {
-    const error = errors[`schedules.${entry.index}.${field}`];
-    const input: ReactNode = (
-      <TimeInput
-        format="hh:mm"
-        use24Hour
-        placeholder="hh:mm"
-        value={entry[field]}
-        ariaLabel={t('connections.dialog.shiftAria', {
-          day: t(`connections.weekdays.${entry.weekdayEn}`),
-          shift: t(`connections.dialog.shifts.${field}`),
-        })}
-        invalid={error !== undefined}
-        onChange={({ detail }) => setTime(entry.index, field, detail.value)}
-      />
-    );
-    return error ? (
-      <FormField errorText={error} stretch>
-        {input}
-      </FormField>
-    ) : (
-      input
-    );
-  };
   return (
-    <Table
-      variant="embedded"
-      items={values.schedules.map((entry, index) => ({ ...entry, index }))}
-      trackBy="weekdayEn"
-      columnDefinitions={[
-        {
-          id: 'weekday',
-          header: t('connections.dialog.weekday'),
-          cell: (e) => t(`connections.weekdays.${e.weekdayEn}`),
-          isRowHeader: true,
-        },
-        ...SHIFT_FIELDS.map((field) => ({
-          id: field,
-          header: t(`connections.dialog.shifts.${field}`),
-          cell: timeCell(field),
-        })),
-      ]}
+    <ScheduleEditor
+      schedules={values.schedules}
+      onChange={(schedules) => onChange({ schedules })}
+      errorOf={(field) => errors[field]}
     />
   );
 }

@@ -48,7 +48,7 @@ export const TAB_OF: Record<FormField, TabId> = {
   isDefault: 'general',
   allowGroup: 'general',
   groupAsTicket: 'general',
-  queueIds: 'general',
+  queueIds: 'chatbot',
   provider: 'general',
   importOldMessages: 'general',
   importRecentMessages: 'general',

@@ -81,6 +81,8 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
   const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const [schedules, setSchedules] = useState<ScheduleEntry[]>(() => sevenDays(initial.schedules));
   const [savingHours, setSavingHours] = useState(false);
+  /** A 400's problems with the hours, by `schedules.<day>.<field>`, until the hours change. */
+  const [hourProblems, setHourProblems] = useState<Record<string, string>>({});
 
   const save = async (column: string, data: string | boolean) => {
     const before = settings[column];
@@ -187,8 +189,18 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
     setSavingHours(true);
     try {
       await updateCompanySchedules(companyId, schedules);
+      setHourProblems({});
       notify.success(t('settings.schedulesSaved'));
     } catch (err) {
+      if (err instanceof ApiError) {
+        setHourProblems(
+          Object.fromEntries(
+            err.fields
+              .filter((f) => f.field.startsWith('body.schedules.'))
+              .map((f) => [f.field.slice('body.'.length), f.reason]),
+          ),
+        );
+      }
       notify.error(err);
     } finally {
       setSavingHours(false);
@@ -210,7 +222,14 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         </Header>
       }
     >
-      <ScheduleEditor schedules={schedules} onChange={setSchedules} />
+      <ScheduleEditor
+        schedules={schedules}
+        onChange={(next) => {
+          setSchedules(next);
+          setHourProblems({});
+        }}
+        errorOf={(field) => hourProblems[field]}
+      />
     </Container>
   );
 

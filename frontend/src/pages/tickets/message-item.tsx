@@ -110,7 +110,13 @@ export const messageActions = (
 ): MessageAction[] => {
   if (message.isDeleted) return [];
   const actions: MessageAction[] = ['reply', 'forward'];
-  if (message.fromMe && !message.mediaUrl && now - new Date(message.createdAt).getTime() <= EDIT_WINDOW_MS)
+  // An automatic reply (decisions D99) is the bot's words: nobody edits them as their own.
+  if (
+    message.fromMe &&
+    !message.automatic &&
+    !message.mediaUrl &&
+    now - new Date(message.createdAt).getTime() <= EDIT_WINDOW_MS
+  )
     actions.push('edit');
   if (message.fromMe) actions.push('delete');
   if (message.mediaType === 'audio' && message.mediaUrl) actions.push('transcribe');
@@ -163,6 +169,11 @@ export function MessageItem({
         {message.isPrivate && (
           <Box fontSize="body-s" color="text-status-warning">
             {t('tickets.message.private')}
+          </Box>
+        )}
+        {message.automatic && (
+          <Box fontSize="body-s" color="text-body-secondary">
+            {t('tickets.message.automatic')}
           </Box>
         )}
         {message.isForwarded && (
