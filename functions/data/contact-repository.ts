@@ -59,6 +59,8 @@ export interface Contact {
   pendingMerges?: number[];
   /** Deleted through the contacts API: out of lists and lookups, kept for its tickets' history (D42). */
   deletedAt?: string;
+  /** Created by a spreadsheet import's row: `<importId>#<row>` (so a replayed chunk counts it once, D105). */
+  importRef?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -180,8 +182,10 @@ export const createContact = async (
   companyId: number,
   input: NewContact,
   identities: readonly string[],
+  /** An id reserved beforehand (imports take ranges, data-model §1.4) and the import row that creates it. */
+  options: { id?: number; importRef?: string } = {},
 ): Promise<Contact> => {
-  const id = await nextId(companyId, 'contact');
+  const id = options.id ?? (await nextId(companyId, 'contact'));
   const now = new Date().toISOString();
   const contact: Contact = {
     email: '',
@@ -193,6 +197,7 @@ export const createContact = async (
     urlPicture: '',
     tagIds: [],
     ...input,
+    ...(options.importRef ? { importRef: options.importRef } : {}),
     identities: [...new Set(identities)].sort(),
     id,
     companyId,
