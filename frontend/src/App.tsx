@@ -32,8 +32,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { titleKey: 'menu.dashboard' },
   { path: 'reports', titleKey: 'menu.reports' },
   { path: 'moments', titleKey: 'menu.moments' },
-  { path: 'contacts', titleKey: 'menu.contacts' },
-  { path: 'contacts/import', titleKey: 'menu.contactsImport' },
   { path: 'schedules', titleKey: 'menu.schedules' },
   { path: 'tags', titleKey: 'menu.tags' },
   { path: 'Kanban', titleKey: 'menu.kanban' },
@@ -111,6 +109,16 @@ export const routes: RouteObject[] = [
             path: 'quick-messages',
             lazy: async () => ({
               Component: (await import('./pages/quick-messages/quick-messages-page')).QuickMessagesPage,
+            }),
+          },
+          {
+            path: 'contacts',
+            lazy: async () => ({ Component: (await import('./pages/contacts/contacts-page')).ContactsPage }),
+          },
+          {
+            path: 'contacts/import',
+            lazy: async () => ({
+              Component: (await import('./pages/contacts/contact-import-page')).ContactImportPage,
             }),
           },
           {
