@@ -132,6 +132,23 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'user',
   },
   // Ticket notes (decisions D56): on tickets the caller may see; delete by the author or an admin.
+  // Contact spreadsheet import (core §4, §7 /contacts/upload; decisions D104): presigned upload, preview, start.
+  { method: 'POST', path: '/contacts/upload', area: 'contacts', handler: 'create-contact-upload', auth: 'user' },
+  { method: 'GET', path: '/contacts/import/{importId}', area: 'contacts', handler: 'get-contact-import', auth: 'user' },
+  {
+    method: 'GET',
+    path: '/contacts/import/{importId}/preview',
+    area: 'contacts',
+    handler: 'preview-contact-import',
+    auth: 'user',
+  },
+  {
+    method: 'POST',
+    path: '/contacts/import/{importId}/start',
+    area: 'contacts',
+    handler: 'start-contact-import',
+    auth: 'user',
+  },
   { method: 'POST', path: '/ticket-notes', area: 'contacts', handler: 'create-ticket-note', auth: 'user' },
   { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },

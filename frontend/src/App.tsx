@@ -29,8 +29,6 @@ function RootLayout() {
  * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
-  { path: 'contacts', titleKey: 'menu.contacts' },
-  { path: 'contacts/import', titleKey: 'menu.contactsImport' },
   { path: 'schedules', titleKey: 'menu.schedules' },
   { path: 'tags', titleKey: 'menu.tags' },
   { path: 'Kanban', titleKey: 'menu.kanban' },
@@ -120,6 +118,16 @@ export const routes: RouteObject[] = [
             path: 'quick-messages',
             lazy: async () => ({
               Component: (await import('./pages/quick-messages/quick-messages-page')).QuickMessagesPage,
+            }),
+          },
+          {
+            path: 'contacts',
+            lazy: async () => ({ Component: (await import('./pages/contacts/contacts-page')).ContactsPage }),
+          },
+          {
+            path: 'contacts/import',
+            lazy: async () => ({
+              Component: (await import('./pages/contacts/contact-import-page')).ContactImportPage,
             }),
           },
           {

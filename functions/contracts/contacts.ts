@@ -82,3 +82,68 @@ export const createNoteBody = z.object({
 });
 /** What the browser sends: the ids as numbers (the server also takes them as text). */
 export type CreateNoteBody = z.output<typeof createNoteBody>;
+
+/**
+ * Spreadsheet import of contacts (core spec §4, §5, §7 `/contacts/upload`; decisions D104, D105): the
+ * browser asks for an upload, PUTs the file straight to S3, reads the preview, sends the mapping, and
+ * follows the job's progress on `company-{id}-contactImport`.
+ */
+export const IMPORT_FILE_EXTENSIONS = ['.xls', '.xlsx', '.csv', '.txt'] as const;
+/** The largest spreadsheet taken (a 50 000-row sheet is about 2 MB). */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** Data rows the preview shows (and the user can leave out one by one); the rest are imported. */
+export const IMPORT_PREVIEW_ROWS = 100;
+
+export type ImportTarget = 'name' | 'number' | 'email';
+export type ContactImportStatus = 'uploaded' | 'queued' | 'running' | 'done' | 'failed';
+
+/** POST /contacts/upload. */
+export const contactUploadBody = z.object({
+  fileName: z.string({ error: 'Required' }).trim().min(1, 'Required').max(255),
+  size: z.number({ error: 'Required' }).int().positive().max(MAX_IMPORT_BYTES, `at most ${MAX_IMPORT_BYTES} bytes`),
+});
+
+/** What POST /contacts/upload answers: the import's id, and where and how to PUT the file. */
+export interface ContactUpload {
+  importId: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  expiresIn: number;
+}
+
+/** POST /contacts/import/{importId}/start: what each column is, and the preview rows left out. */
+export const startContactImportBody = z.object({
+  columns: z
+    .array(z.enum(['name', 'number', 'email']).nullable())
+    .min(1, 'Required')
+    .max(200),
+  excludedRows: z.array(z.number().int().min(0)).max(IMPORT_PREVIEW_ROWS).default([]),
+});
+export type StartContactImportBody = z.input<typeof startContactImportBody>;
+
+/** An import as the browser sees it (GET /contacts/import/{importId}, the start answer, the events). */
+export interface ContactImportView {
+  id: string;
+  fileName: string;
+  status: ContactImportStatus;
+  /** Data rows in the file (null until the job has read it). */
+  total: number | null;
+  /** Data rows handled so far. */
+  processed: number;
+  created: number;
+  merged: number;
+  ignored: number;
+  /** Why it failed (an error code, ERR_INVALID_FILE for an unreadable file). */
+  error?: string;
+  createdAt: string;
+  finishedAt?: string;
+}
+
+/** GET /contacts/import/{importId}/preview: the header row and the first data rows, as texts. */
+export interface ContactImportPreview {
+  header: string[];
+  rows: string[][];
+  /** More data rows follow the ones shown. */
+  more: boolean;
+}

@@ -24,6 +24,8 @@ export const COMPANY_CHANNELS = {
    * spec's own name, not a `company-` channel.
    */
   importMessages: ['update', 'refresh'],
+  /** A contact spreadsheet import's progress (`contactImport`, a ContactImportView; decisions D104). */
+  contactImport: ['update'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

@@ -60,6 +60,8 @@ export interface Contact {
   pendingMerges?: number[];
   /** Deleted through the contacts API: out of lists and lookups, kept for its tickets' history (D42). */
   deletedAt?: string;
+  /** Created by a spreadsheet import's row: `<importId>#<row>` (so a replayed chunk counts it once, D105). */
+  importRef?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -181,8 +183,10 @@ export const createContact = async (
   companyId: number,
   input: NewContact,
   identities: readonly string[],
+  /** An id reserved beforehand (imports take ranges, data-model §1.4) and the import row that creates it. */
+  options: { id?: number; importRef?: string } = {},
 ): Promise<Contact> => {
-  const id = await nextId(companyId, 'contact');
+  const id = options.id ?? (await nextId(companyId, 'contact'));
   const now = new Date().toISOString();
   const contact: Contact = {
     email: '',
@@ -194,6 +198,7 @@ export const createContact = async (
     urlPicture: '',
     tagIds: [],
     ...input,
+    ...(options.importRef ? { importRef: options.importRef } : {}),
     identities: [...new Set(identities)].sort(),
     id,
     companyId,

@@ -35,6 +35,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'contact-merge', entry: 'functions/jobs/contact-merge/handler.ts', batchSize: 1, timeoutSeconds: 120 },
   // A deleted queue's tickets become tickets without a queue (D89).
   { queue: 'queue-removal', entry: 'functions/jobs/queue-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
+  // A contact spreadsheet's rows become contacts, chunk by chunk, with progress (D104).
+  { queue: 'contact-import', entry: 'functions/jobs/contact-import/handler.ts', batchSize: 1, timeoutSeconds: 300 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

@@ -54,6 +54,14 @@ export const QUEUES = [
       "A deleted queue's tickets leaving it, in passes (decisions D89); group = the queue, dedup = queue and pass",
   },
   {
+    name: 'contact-import',
+    fifo: false,
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description: 'A contact spreadsheet import, chunk by chunk, resumable at the last chunk recorded (decisions D104)',
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

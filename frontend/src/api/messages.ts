@@ -56,7 +56,10 @@ export class UploadFailed extends Error {
 }
 
 /** PUTs the bytes to the presigned URL with exactly the headers the server signed. */
-export const putUpload = async (upload: MessageUpload, file: Blob): Promise<void> => {
+export const putUpload = async (
+  upload: Pick<MessageUpload, 'uploadUrl' | 'method' | 'headers'>,
+  file: Blob,
+): Promise<void> => {
   let status = 0;
   try {
     const answer = await fetch(upload.uploadUrl, { method: upload.method, headers: upload.headers, body: file });

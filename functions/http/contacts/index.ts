@@ -1,5 +1,18 @@
 import * as z from 'zod';
-import { blockContactBody, createContactBody, createNoteBody, updateContactBody } from '../../contracts/contacts';
+import {
+  blockContactBody,
+  contactUploadBody,
+  createContactBody,
+  createNoteBody,
+  startContactImportBody,
+  updateContactBody,
+} from '../../contracts/contacts';
+import {
+  createContactUpload,
+  previewContactImport,
+  showContactImport,
+  startContactImport,
+} from '../../core/contacts/contact-import-service';
 import { pagingQuery } from '../../core/paging';
 import {
   blockCompanyContact,
@@ -34,6 +47,8 @@ const tagList = z
 const booleanText = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 const positiveId = z.coerce.number({ error: 'Required' }).int().positive();
+
+const importParam = z.object({ importId: z.string().uuid('must be an import id') });
 
 export const handlers: AreaHandlers = {
   'list-contacts': defineRoute({
@@ -87,6 +102,25 @@ export const handlers: AreaHandlers = {
   'toggle-contact-disable-bot': defineRoute({
     params: idParam,
     handle: async ({ auth, params }) => toggleContactDisableBot(auth!, params.id),
+  }),
+
+  // Spreadsheet import (core §4, §5; decisions D104).
+  'create-contact-upload': defineRoute({
+    body: contactUploadBody,
+    handle: async ({ auth, body }) => respond(201, await createContactUpload(auth!, body)),
+  }),
+  'get-contact-import': defineRoute({
+    params: importParam,
+    handle: async ({ auth, params }) => showContactImport(auth!, params.importId),
+  }),
+  'preview-contact-import': defineRoute({
+    params: importParam,
+    handle: async ({ auth, params }) => previewContactImport(auth!, params.importId),
+  }),
+  'start-contact-import': defineRoute({
+    params: importParam,
+    body: startContactImportBody,
+    handle: async ({ auth, params, body }) => respond(202, await startContactImport(auth!, params.importId, body)),
   }),
 
   // Ticket notes (core §3, §5, §7; decisions D56): kept with the contact, reached through the ticket.

@@ -22,6 +22,8 @@ import { putMediaObject } from '../../../functions/data/media-store';
 import { storeMessage } from '../../../functions/data/message-repository';
 import { setCompanySetting } from '../../../functions/data/settings-repository';
 import { newUlid } from '../../../functions/data/ulids';
+import { randomUUID } from 'node:crypto';
+import { putContactImport } from '../../../functions/data/contact-import-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -170,6 +172,22 @@ const byContact = (request: (id: number) => RouteRequest): Pick<AccessRow, 'requ
   request: async (caller) => request((await someContact(caller.companyId)).id),
   foreign: async (owner) => request((await foreignContact(owner)).id),
   missing: () => request(999_999_999),
+});
+
+/** A contact spreadsheet uploaded by `userId` (D104): its import, not started, and the file in S3. */
+const someContactImport = async (companyId: number, userId: number) => {
+  const id = randomUUID();
+  const key = `c/${companyId}/imports/${id}/contatos.csv`;
+  const bytes = Buffer.from('nome;numero\nAna;5511987650001\n', 'utf8');
+  await putMediaObject(key, bytes, 'text/csv');
+  return putContactImport({ id, companyId, userId, fileName: 'contatos.csv', key, size: bytes.length });
+};
+const byContactImport = (
+  request: (id: string) => RouteRequest,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someContactImport(caller.companyId, caller.userId)).id),
+  foreign: async (owner) => request((await someContactImport(owner.company.id, owner.admin.id)).id),
+  missing: () => request(randomUUID()),
 });
 
 /** An open ticket of a company for a fresh contact, assigned to `userId` (a plain user sees their own). */
@@ -463,6 +481,23 @@ export const ACCESS: Record<string, AccessRow> = {
   'PUT /contacts/block/{id}': {
     allow: signedIn,
     ...byContact((id) => ({ path: `/contacts/block/${id}`, body: { active: false } })),
+  },
+  // Spreadsheet import (D104): any user imports; an import is its user's and the admins'.
+  'POST /contacts/upload': {
+    allow: signedIn,
+    request: async () => ({ path: '/contacts/upload', body: { fileName: 'contatos.xlsx', size: 1000 } }),
+  },
+  'GET /contacts/import/{importId}': {
+    allow: signedIn,
+    ...byContactImport((id) => ({ path: `/contacts/import/${id}` })),
+  },
+  'GET /contacts/import/{importId}/preview': {
+    allow: signedIn,
+    ...byContactImport((id) => ({ path: `/contacts/import/${id}/preview` })),
+  },
+  'POST /contacts/import/{importId}/start': {
+    allow: signedIn,
+    ...byContactImport((id) => ({ path: `/contacts/import/${id}/start`, body: { columns: ['name', 'number'] } })),
   },
   'PUT /contacts/toggleAcceptAudio/{id}': {
     allow: signedIn,

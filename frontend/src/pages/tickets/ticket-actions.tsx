@@ -15,6 +15,7 @@ import {
   otherOpenTicketOf,
   transitions,
   updateTicket,
+  type ContactSummary,
   type OtherOpenTicket,
   type Ticket,
   type TicketUpdate,
@@ -27,7 +28,7 @@ export type TicketDialog =
   | { kind: 'acceptQueue'; ticket: Ticket }
   | { kind: 'otherTicket'; other: OtherOpenTicket }
   | { kind: 'transfer'; ticket: Ticket }
-  | { kind: 'newTicket' }
+  | { kind: 'newTicket'; contact?: ContactSummary }
   | { kind: 'log'; ticket: Ticket }
   | { kind: 'sendContact'; ticket: Ticket }
   | { kind: 'forward'; messageIds: string[] };

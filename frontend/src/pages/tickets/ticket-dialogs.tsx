@@ -254,14 +254,14 @@ function TransferDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => vo
 }
 
 /** New ticket (core spec §5): contact (search from 3), queue required (a sole queue preselected), connection. */
-function NewTicketDialog({ onClose }: { onClose: () => void }) {
+function NewTicketDialog({ onClose, initialContact }: { onClose: () => void; initialContact?: ContactSummary }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const notifications = useNotifications();
   const actions = useTicketActions();
   const { user, connections, queues, wantConnections } = useTicketScreen();
   useEffect(wantConnections, [wantConnections]);
-  const [contact, setContact] = useState<ContactSummary | null>(null);
+  const [contact, setContact] = useState<ContactSummary | null>(initialContact ?? null);
   const [queue, setQueue] = useState<SelectProps.Option | null>(soleQueueOf(user));
   const [picked, setConnection] = useState<SelectProps.Option | null>(null);
   // The user's default connection until another is picked (the list arrives after the dialog opens).
@@ -450,7 +450,7 @@ export function TicketDialogs({
     case 'transfer':
       return <TransferDialog ticket={dialog.ticket} onClose={onClose} />;
     case 'newTicket':
-      return <NewTicketDialog onClose={onClose} />;
+      return <NewTicketDialog onClose={onClose} {...(dialog.contact ? { initialContact: dialog.contact } : {})} />;
     case 'log':
       return <LogDialog ticket={dialog.ticket} onClose={onClose} />;
     case 'sendContact':

@@ -13,8 +13,8 @@ import Tabs from '@cloudscape-design/components/tabs';
 import Toggle from '@cloudscape-design/components/toggle';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
-import { closeAllTickets, type Ticket } from '@/api/tickets';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { closeAllTickets, type ContactSummary, type Ticket } from '@/api/tickets';
 import { ConfirmModal } from '@/components/confirm-modal';
 import { useNotifications } from '@/components/notifications';
 import { useErrorText } from '@/hooks/use-error-text';
@@ -145,6 +145,16 @@ export function TicketListPanel({ selectedUuid }: { selectedUuid: string | undef
   const [sort, setSort] = useState<'ASC' | 'DESC' | null>(null);
   const [confirmCloseAll, setConfirmCloseAll] = useState(false);
   const [closingAll, setClosingAll] = useState(false);
+
+  // /contacts' "open a ticket" comes here with the contact: the new-ticket dialog opens with it chosen.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const newTicketFor = (location.state as { newTicketContact?: ContactSummary } | null)?.newTicketContact;
+  useEffect(() => {
+    if (!newTicketFor) return;
+    actions.openDialog({ kind: 'newTicket', contact: newTicketFor });
+    void navigate(location.pathname, { replace: true, state: null });
+  }, [newTicketFor, actions, navigate, location.pathname]);
 
   const base: Omit<ListFilter, 'section'> = {
     searchParam,

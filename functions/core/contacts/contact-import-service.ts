@@ -1,0 +1,371 @@
+import { randomUUID } from 'node:crypto';
+import {
+  IMPORT_FILE_EXTENSIONS,
+  IMPORT_PREVIEW_ROWS,
+  type ContactImportPreview,
+  type ContactImportView,
+  type ContactUpload,
+  type ImportTarget,
+} from '../../contracts/contacts';
+import { createContact, findContactIdsByIdentities, getContacts, IdentityTaken } from '../../data/contact-repository';
+import {
+  failContactImport,
+  getContactImport,
+  markContactImportRunning,
+  putContactImport,
+  queueContactImport,
+  recordContactImportChunk,
+  type ContactImport,
+} from '../../data/contact-import-repository';
+import { nextId } from '../../data/counter-repository';
+import { getMediaObject, headMediaObject, presignedUploadUrl } from '../../data/media-store';
+import { sendQueueMessage } from '../../data/queue-sender';
+import type { AuthContext } from '../../shared/auth-context';
+import { BadRequest, Conflict, NotFound, ValidationError, type FieldError } from '../../shared/errors';
+import { errorFields, logger } from '../../shared/logger';
+import { safeFileName } from '../media/attachments';
+import { adminsAnd, publish } from '../notifier';
+import { importNumber } from './phone-number';
+import { invalidFile, readSheetRows } from './spreadsheet';
+
+/**
+ * Spreadsheet import of contacts (core spec §4, §5, §7 `/contacts/upload`; decisions D104, D105).
+ *
+ * 1. `POST /contacts/upload` makes the import (status `uploaded`) and answers a presigned PUT: the file goes
+ *    from the browser straight to S3 (`c/<c>/imports/<id>/<file>`), never through a Lambda request.
+ * 2. `GET /contacts/import/{id}/preview` reads the first rows (the header and IMPORT_PREVIEW_ROWS) for the
+ *    mapping screen; an unreadable file is 'Arquivo inválido!'.
+ * 3. `POST /contacts/import/{id}/start` takes the mapping (a contact field per column, the preview rows
+ *    left out), checks the spec's rules and queues the job.
+ * 4. The `contact-import` job reads the file through once to count its rows, then imports it in chunks of
+ *    CHUNK_ROWS: each row's contact is found or created by its normalised number (the phone identity item
+ *    is the idempotency key), then the offset and the counts move together, conditional on the offset
+ *    the chunk started from. A crash or a redelivery resumes at the last chunk recorded; a replayed chunk
+ *    finds its contacts and counts the ones its own rows created (`importRef`) as created again.
+ */
+export const CHUNK_ROWS = 250;
+/** Rows of one chunk written at once. */
+const PARALLEL_ROWS = 16;
+/** A delivery stops after this long and queues the rest (the consumer's timeout is 300 s). */
+const DELIVERY_BUDGET_MS = 120_000;
+const UPLOAD_URL_SECONDS = 900;
+
+const notFound = () => new NotFound('ERR_NO_IMPORT_FOUND', 'Import not found');
+
+export const toImportView = (i: ContactImport): ContactImportView => ({
+  id: i.id,
+  fileName: i.fileName,
+  status: i.status,
+  total: i.total,
+  processed: i.offset,
+  created: i.created,
+  merged: i.merged,
+  ignored: i.ignored,
+  ...(i.error ? { error: i.error } : {}),
+  createdAt: i.createdAt,
+  ...(i.finishedAt ? { finishedAt: i.finishedAt } : {}),
+});
+
+/** The import, for its user and the company's admins; anyone else (and another company) gets a 404. */
+const visibleImport = async (auth: AuthContext, id: string): Promise<ContactImport> => {
+  const found = await getContactImport(auth.companyId, id);
+  if (!found || (found.userId !== auth.userId && auth.profile !== 'admin' && !auth.super)) throw notFound();
+  return found;
+};
+
+const announce = async (i: ContactImport): Promise<void> => {
+  try {
+    await publish(
+      i.companyId,
+      { channel: 'contactImport', action: 'update', import: toImportView(i) },
+      adminsAnd([i.userId]),
+    );
+  } catch (err) {
+    logger.warn('contact import event not sent', { companyId: i.companyId, importId: i.id, ...errorFields(err) });
+  }
+};
+
+export const createContactUpload = async (
+  auth: AuthContext,
+  input: { fileName: string; size: number },
+): Promise<ContactUpload> => {
+  const lower = input.fileName.toLowerCase();
+  if (!IMPORT_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext))) throw invalidFile();
+  const id = randomUUID();
+  const key = `c/${auth.companyId}/imports/${id}/${safeFileName(input.fileName)}`;
+  await putContactImport({
+    id,
+    companyId: auth.companyId,
+    userId: auth.userId,
+    fileName: input.fileName,
+    key,
+    size: input.size,
+  });
+  const contentType = 'application/octet-stream';
+  return {
+    importId: id,
+    uploadUrl: await presignedUploadUrl(key, contentType, input.size, UPLOAD_URL_SECONDS),
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    expiresIn: UPLOAD_URL_SECONDS,
+  };
+};
+
+export const showContactImport = async (auth: AuthContext, id: string): Promise<ContactImportView> =>
+  toImportView(await visibleImport(auth, id));
+
+/** The uploaded file's bytes; a missing upload is 'Arquivo inválido!' too (there is nothing to read). */
+const fileOf = async (i: ContactImport): Promise<Buffer> => {
+  if (!(await headMediaObject(i.key))) throw invalidFile();
+  return getMediaObject(i.key);
+};
+
+/** The header and up to `rows` data rows (one more is read to know whether more follow). */
+const readStart = async (bytes: Buffer, rows: number): Promise<ContactImportPreview> => {
+  let header: string[] | null = null;
+  const data: string[][] = [];
+  let more = false;
+  for await (const row of readSheetRows(bytes)) {
+    if (header === null) {
+      header = row;
+      continue;
+    }
+    if (data.length === rows) {
+      more = true;
+      break;
+    }
+    data.push(row);
+  }
+  if (header === null || header.length === 0) throw invalidFile();
+  return { header, rows: data, more };
+};
+
+export const previewContactImport = async (auth: AuthContext, id: string): Promise<ContactImportPreview> =>
+  readStart(await fileOf(await visibleImport(auth, id)), IMPORT_PREVIEW_ROWS);
+
+/** The spec's mapping rules (core §5), each a field error of `body.columns` / `body.excludedRows`. */
+const mappingProblems = (
+  columns: (ImportTarget | null)[],
+  excludedRows: number[],
+  preview: ContactImportPreview,
+): FieldError[] => {
+  const problems: FieldError[] = [];
+  if (!columns.includes('number')) problems.push({ field: 'body.columns', reason: 'no column is the number' });
+  if (!columns.includes('name')) problems.push({ field: 'body.columns', reason: 'no column is the name' });
+  for (const target of ['name', 'number', 'email'] as const) {
+    if (columns.filter((c) => c === target).length > 1) {
+      problems.push({ field: 'body.columns', reason: `${target} is chosen for more than one column` });
+    }
+  }
+  const width = Math.max(preview.header.length, ...preview.rows.map((r) => r.length));
+  if (columns.length > width) problems.push({ field: 'body.columns', reason: `the sheet has ${width} columns` });
+  if (excludedRows.some((r) => r >= preview.rows.length)) {
+    problems.push({ field: 'body.excludedRows', reason: 'only rows of the preview can be left out' });
+  }
+  if (!preview.more && new Set(excludedRows).size >= preview.rows.length) {
+    problems.push({ field: 'body.excludedRows', reason: 'no row is selected' });
+  }
+  return problems;
+};
+
+export const startContactImport = async (
+  auth: AuthContext,
+  id: string,
+  input: { columns: (ImportTarget | null)[]; excludedRows: number[] },
+): Promise<ContactImportView> => {
+  const current = await visibleImport(auth, id);
+  if (current.status !== 'uploaded') throw new Conflict('ERR_IMPORT_STARTED', 'This import has already started');
+  const preview = await readStart(await fileOf(current), IMPORT_PREVIEW_ROWS);
+  const problems = mappingProblems(input.columns, input.excludedRows, preview);
+  if (problems.length > 0) throw new ValidationError(problems);
+  const queued = await queueContactImport(
+    current,
+    input.columns,
+    [...new Set(input.excludedRows)].sort((a, b) => a - b),
+  );
+  await sendQueueMessage('contact-import', { companyId: queued.companyId, importId: queued.id });
+  await announce(queued);
+  return toImportView(queued);
+};
+
+// ---- the job ----
+
+interface RowOutcome {
+  created: number;
+  merged: number;
+  ignored: number;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface ContactRow {
+  row: number;
+  name: string;
+  number: string;
+  email: string;
+}
+
+const rowOf = (i: ContactImport, row: number, cells: string[]): ContactRow | null => {
+  if (i.excludedRows.includes(row)) return null;
+  const cell = (target: ImportTarget) => {
+    const at = i.columns.indexOf(target);
+    return at < 0 ? '' : (cells[at] ?? '').trim();
+  };
+  const name = cell('name').replace(/\s+/g, ' ').slice(0, 250);
+  const number = importNumber(cell('number'));
+  if (!name || !number) return null;
+  const email = cell('email').toLowerCase();
+  return { row, name, number, email: EMAIL.test(email) && email.length <= 254 ? email : '' };
+};
+
+/** Runs `work` over the items, at most `limit` at a time. */
+const inParallel = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+};
+
+/**
+ * One chunk's rows: the first row of each number finds or creates its contact; the other rows of the same
+ * number in the chunk are merged into it. A row counts as created when the contact is the one its own row
+ * created (`importRef`), so replaying the chunk after a crash counts the same.
+ */
+const importChunk = async (i: ContactImport, first: number, rows: string[][]): Promise<RowOutcome> => {
+  const counts: RowOutcome = { created: 0, merged: 0, ignored: 0 };
+  const byNumber = new Map<string, ContactRow>();
+  rows.forEach((cells, k) => {
+    const row = rowOf(i, first + k, cells);
+    if (!row) counts.ignored += 1;
+    else if (byNumber.has(row.number)) counts.merged += 1;
+    else byNumber.set(row.number, row);
+  });
+  const unique = [...byNumber.values()];
+  const identities = unique.map((r) => `wa#${r.number}`);
+  const owners = await findContactIdsByIdentities(i.companyId, identities);
+  const existing = await getContacts(i.companyId, [...new Set(owners.values())]);
+  const refOf = (r: ContactRow) => `${i.id}#${r.row}`;
+  const missing = unique.filter((r) => !owners.has(`wa#${r.number}`));
+  // One counter write reserves the ids of the chunk's new contacts (data-model §1.4).
+  const last = missing.length > 0 ? await nextId(i.companyId, 'contact', missing.length) : 0;
+  const idOf = new Map(missing.map((r, k) => [r, last - missing.length + 1 + k]));
+  for (const r of unique) {
+    const owner = owners.get(`wa#${r.number}`);
+    if (owner === undefined) continue;
+    if (existing.get(owner)?.importRef === refOf(r)) counts.created += 1;
+    else counts.merged += 1;
+  }
+  await inParallel(missing, PARALLEL_ROWS, async (r) => {
+    try {
+      await createContact(
+        i.companyId,
+        { name: r.name, number: r.number, email: r.email, isGroup: false, channel: 'whatsapp', whatsappId: null },
+        [`wa#${r.number}`],
+        { id: idOf.get(r)!, importRef: refOf(r) },
+      );
+      counts.created += 1;
+    } catch (err) {
+      // Someone else (an inbound message, another delivery of this chunk) made the person meanwhile.
+      if (!(err instanceof IdentityTaken)) throw err;
+      const winner =
+        err.contactId === null ? null : (await getContacts(i.companyId, [err.contactId])).get(err.contactId);
+      if (winner?.importRef === refOf(r)) counts.created += 1;
+      else counts.merged += 1;
+    }
+  });
+  return counts;
+};
+
+export interface ImportRunOptions {
+  /** Fault injection (tests): runs after a chunk's contacts are written, before its offset is recorded. */
+  beforeRecord?: (from: number) => void | Promise<void>;
+  /** Fault injection (tests): runs after each chunk is recorded, with the offset reached. */
+  afterChunk?: (offset: number) => void | Promise<void>;
+  /** How long one delivery may work before it queues the rest (default DELIVERY_BUDGET_MS). */
+  budgetMs?: number;
+}
+
+/**
+ * One delivery of the import's job: reads the file, skips the rows already recorded and imports the rest
+ * chunk by chunk, announcing the progress after each. Stops after the budget and queues a message for
+ * the rest. An unreadable file fails the import ('Arquivo inválido!'); any other error is thrown so SQS
+ * redelivers the message, which resumes at the offset recorded.
+ */
+export const runContactImport = async (
+  companyId: number,
+  importId: string,
+  options: ImportRunOptions = {},
+): Promise<'done' | 'more' | 'failed' | 'nothing'> => {
+  const started = Date.now();
+  let current = await getContactImport(companyId, importId);
+  if (!current || !['queued', 'running'].includes(current.status)) return 'nothing';
+  let bytes: Buffer;
+  try {
+    bytes = await fileOf(current);
+    if (current.total === null) {
+      let rows = -1; // the header is not a data row
+      for await (const _row of readSheetRows(bytes)) rows += 1;
+      current = await markContactImportRunning(current, Math.max(rows, 0));
+    }
+  } catch (err) {
+    if (!(err instanceof BadRequest)) throw err;
+    await announce(await failContactImport(current, err.code));
+    return 'failed';
+  }
+  const total = current.total ?? 0;
+  if (current.offset >= total) {
+    if (current.status !== 'done')
+      await announce(
+        await recordContactImportChunk(current, total, total, { created: 0, merged: 0, ignored: 0 }, true),
+      );
+    return 'done';
+  }
+  let chunk: string[][] = [];
+  let chunkStart = current.offset;
+  let index = -1; // data row index; -1 is the header
+  const flush = async (): Promise<void> => {
+    const counts = await importChunk(current!, chunkStart, chunk);
+    const to = chunkStart + chunk.length;
+    await options.beforeRecord?.(chunkStart);
+    try {
+      current = await recordContactImportChunk(current!, chunkStart, to, counts, to >= total);
+    } catch (err) {
+      // Another delivery recorded this chunk first: it counted it; this one stops.
+      if (err instanceof Conflict) throw new ImportOvertaken();
+      throw err;
+    }
+    await announce(current!);
+    await options.afterChunk?.(to);
+    chunk = [];
+    chunkStart = to;
+  };
+  try {
+    for await (const row of readSheetRows(bytes)) {
+      if (index >= current.offset) {
+        chunk.push(row);
+        if (chunk.length === CHUNK_ROWS) {
+          await flush();
+          if (current.status === 'done') return 'done';
+          if (Date.now() - started > (options.budgetMs ?? DELIVERY_BUDGET_MS)) {
+            await sendQueueMessage('contact-import', { companyId, importId });
+            return 'more';
+          }
+        }
+      }
+      index += 1;
+    }
+    if (chunk.length > 0) await flush();
+  } catch (err) {
+    if (err instanceof ImportOvertaken) return 'nothing';
+    if (err instanceof BadRequest) {
+      await announce(await failContactImport(current, err.code));
+      return 'failed';
+    }
+    throw err;
+  }
+  return 'done';
+};
+
+class ImportOvertaken extends Error {}

@@ -1,0 +1,184 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../shared/errors';
+import { db, tableName } from './client';
+import { consistentGet } from './consistent-reads';
+import { mapDynamoErrors } from './errors';
+import { company } from './keys';
+
+/**
+ * A spreadsheet import of contacts (core spec §4, §5; docs/data-model.md §2.12 "Contact import"; decisions
+ * D104, D105): `pk = C#<c>#CTIMPORT#<id>, sk = IMPORT`, one item per upload, kept 30 days (ttl). The file
+ * itself is in the media bucket at `c/<c>/imports/<id>/<file>`. The job moves `offset` (data rows done) and
+ * the counts together after each chunk, conditional on the offset it started from, so a redelivered or
+ * doubled message never counts a chunk twice and a crash resumes at the last chunk written.
+ */
+export type ImportTarget = 'name' | 'number' | 'email';
+export type ContactImportStatus = 'uploaded' | 'queued' | 'running' | 'done' | 'failed';
+
+export interface ContactImport {
+  id: string;
+  companyId: number;
+  userId: number;
+  fileName: string;
+  key: string;
+  size: number;
+  status: ContactImportStatus;
+  /** What each column of the sheet is: a contact field or nothing (null). */
+  columns: (ImportTarget | null)[];
+  /** Data rows (0 = the row under the header) the user left out. */
+  excludedRows: number[];
+  /** Data rows handled so far (imported, merged, ignored or left out). */
+  offset: number;
+  /** Data rows in the file; known once the job has read it through (null before). */
+  total: number | null;
+  created: number;
+  merged: number;
+  ignored: number;
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt?: string;
+}
+
+const KEEP_SECONDS = 30 * 86_400;
+
+export const contactImportKeys = (companyId: number, id: string) => ({
+  pk: `${company(companyId)}#CTIMPORT#${id}`,
+  sk: 'IMPORT',
+});
+
+const toImport = (item: Record<string, unknown>): ContactImport => {
+  const { pk: _pk, sk: _sk, type: _t, ttl: _ttl, ...rest } = item;
+  return rest as unknown as ContactImport;
+};
+
+export const putContactImport = async (
+  input: Pick<ContactImport, 'id' | 'companyId' | 'userId' | 'fileName' | 'key' | 'size'>,
+): Promise<ContactImport> => {
+  const now = new Date().toISOString();
+  const item: ContactImport = {
+    ...input,
+    status: 'uploaded',
+    columns: [],
+    excludedRows: [],
+    offset: 0,
+    total: null,
+    created: 0,
+    merged: 0,
+    ignored: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...contactImportKeys(input.companyId, input.id),
+          type: 'CTIMPORT',
+          ...item,
+          ttl: Math.floor(Date.now() / 1000) + KEEP_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+  return item;
+};
+
+export const getContactImport = async (companyId: number, id: string): Promise<ContactImport | null> => {
+  const item = await consistentGet(contactImportKeys(companyId, id));
+  return item ? toImport(item) : null;
+};
+
+const update = async (
+  companyId: number,
+  id: string,
+  set: Record<string, unknown>,
+  condition: { expression: string; values?: Record<string, unknown> },
+  add: Record<string, number> = {},
+): Promise<ContactImport> => {
+  const names: Record<string, string> = {
+    ...(condition.expression.includes('#st') ? { '#st': 'status' } : {}),
+    ...(condition.expression.includes('#o') ? { '#o': 'offset' } : {}),
+  };
+  const values: Record<string, unknown> = { ...condition.values };
+  const sets = Object.entries({ ...set, updatedAt: new Date().toISOString() }).map(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    return `#s${i} = :s${i}`;
+  });
+  const adds = Object.entries(add).map(([k, v], i) => {
+    names[`#a${i}`] = k;
+    values[`:a${i}`] = v;
+    return `#a${i} :a${i}`;
+  });
+  const out = await mapDynamoErrors(
+    () =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: contactImportKeys(companyId, id),
+          UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+          ConditionExpression: `attribute_exists(pk) AND (${condition.expression})`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    () => new Conflict('ERR_CONFLICT', 'The import changed meanwhile'),
+  );
+  return toImport(out.Attributes!);
+};
+
+/** The mapping chosen: only once, from `uploaded` (a second start is a 409). */
+export const queueContactImport = (
+  current: ContactImport,
+  columns: (ImportTarget | null)[],
+  excludedRows: number[],
+): Promise<ContactImport> =>
+  update(
+    current.companyId,
+    current.id,
+    { status: 'queued', columns, excludedRows },
+    { expression: '#st = :uploaded', values: { ':uploaded': 'uploaded' } },
+  ).catch((err: unknown) => {
+    throw err instanceof Conflict ? new Conflict('ERR_IMPORT_STARTED', 'This import has already started') : err;
+  });
+
+/** The job read the file through: its data row count, and the import is running. */
+export const markContactImportRunning = (current: ContactImport, total: number): Promise<ContactImport> =>
+  update(
+    current.companyId,
+    current.id,
+    { status: 'running', total },
+    { expression: '#st IN (:queued, :running)', values: { ':queued': 'queued', ':running': 'running' } },
+  );
+
+/**
+ * One chunk done: the offset moves from `from` to `to` and the counts grow, all at once; a `Conflict` when
+ * another delivery moved the offset first (that one counted the chunk).
+ */
+export const recordContactImportChunk = (
+  current: ContactImport,
+  from: number,
+  to: number,
+  counts: { created: number; merged: number; ignored: number },
+  done: boolean,
+): Promise<ContactImport> =>
+  update(
+    current.companyId,
+    current.id,
+    { offset: to, ...(done ? { status: 'done', finishedAt: new Date().toISOString() } : {}) },
+    { expression: '#o = :from AND #st = :running', values: { ':from': from, ':running': 'running' } },
+    counts,
+  );
+
+/** The file could not be read (or the import cannot go on): its reason, for the user. */
+export const failContactImport = (current: ContactImport, error: string): Promise<ContactImport> =>
+  update(
+    current.companyId,
+    current.id,
+    { status: 'failed', error, finishedAt: new Date().toISOString() },
+    { expression: '#st IN (:queued, :running)', values: { ':queued': 'queued', ':running': 'running' } },
+  );
