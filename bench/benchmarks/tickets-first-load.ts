@@ -20,6 +20,10 @@ const run = promisify(execFile);
  * `/ws`, `/media`, `/config.json` passed to the local gateway (same origin, as in AWS).
  */
 const TICKETS = 10_000;
+/** Issue 20's budgets for a returning attendant's cold /tickets. */
+export const FIRST_SCREEN_JS_BUDGET_BYTES = 250 * 1024;
+const LIST_SHOWN_GOAL_MS = 1_500;
+const LCP_GOAL_MS = 1_200;
 const LOADS = 5;
 const SETTLE_MS = 1_500;
 const LOAD_TIMEOUT_MS = 60_000;
@@ -138,7 +142,45 @@ interface Load {
   lcp: { time: number; size: number; element: string } | null;
   fcp: number | null;
   listShown: number;
+  /** Where the time went: the requests of the load (Resource Timing), start and end after navigation start. */
+  trace: TraceEntry[];
 }
+
+interface TraceEntry {
+  what: string;
+  start: number;
+  end: number;
+}
+
+/** The chunks and calls worth naming in the trace; other JavaScript files are summed in one row. */
+const TRACED = [
+  /^\/config\.json$/,
+  /^\/api\//,
+  /^\/assets\/(index|app-shell|tickets-page|amplify|react|i18n)-[\w-]+\.js$/,
+  /^\/assets\/cloudscape~app-shell-[\w-]+\.js$/,
+];
+
+const traceOf = (
+  entries: { name: string; startTime: number; responseEnd: number; initiatorType: string }[],
+  documentEnd: number,
+): TraceEntry[] => {
+  const rows: TraceEntry[] = [{ what: 'document (index.html)', start: 0, end: documentEnd }];
+  const scripts = entries.filter((e) => new URL(e.name).pathname.endsWith('.js'));
+  if (scripts.length > 0) {
+    rows.push({
+      what: `all ${scripts.length} JavaScript files (first start, last end)`,
+      start: Math.min(...scripts.map((e) => e.startTime)),
+      end: Math.max(...scripts.map((e) => e.responseEnd)),
+    });
+  }
+  for (const e of entries) {
+    const path = new URL(e.name).pathname;
+    if (!TRACED.some((r) => r.test(path))) continue;
+    const what = path.startsWith('/assets/') ? path.replace(/^\/assets\//, '').replace(/-[\w]{8}\.js$/, '.js') : path;
+    rows.push({ what, start: e.startTime, end: e.responseEnd });
+  }
+  return rows.sort((a, b) => a.start - b.start);
+};
 
 /** The access token and refresh cookie of a login, as the login form would leave them. */
 const signIn = async (front: string, email: string, password: string): Promise<SignedIn> => {
@@ -208,8 +250,29 @@ const coldLoad = async (
     const paints = await page.evaluate(() => ({
       lcp: (globalThis as unknown as { __lcp: Load['lcp'] }).__lcp,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      // Browser entries (this code runs in the page); Node's typings do not know their DOM types.
+      resources: performance.getEntriesByType('resource').map((e) => {
+        const r = e as unknown as { name: string; startTime: number; responseEnd: number; initiatorType: string };
+        return { name: r.name, startTime: r.startTime, responseEnd: r.responseEnd, initiatorType: r.initiatorType };
+      }),
+      documentEnd: (performance.getEntriesByType('navigation' as 'resource')[0] as unknown as { responseEnd: number })
+        .responseEnd,
     }));
-    const load: Load = { jsBytes: 0, jsFiles: [], cssBytes: 0, otherBytes: 0, apiCalls: [], listShown, ...paints };
+    const trace = traceOf(
+      paints.resources.filter((r) => r.startTime <= listShown),
+      paints.documentEnd,
+    );
+    const load: Load = {
+      jsBytes: 0,
+      jsFiles: [],
+      cssBytes: 0,
+      otherBytes: 0,
+      apiCalls: [],
+      listShown,
+      lcp: paints.lcp,
+      fcp: paints.fcp,
+      trace,
+    };
     // File names from what the browser asked for (CDP); bytes from what the server sent, which CDP's
     // encodedDataLength under-reports for some module preloads.
     for (const r of responses.values()) {
@@ -245,7 +308,9 @@ export const ticketsFirstLoad: Benchmark = {
   description:
     '`/tickets` opened cold in Chromium by an attendant of a company with 10 000 tickets: JavaScript transferred ' +
     '(gzipped as served) against the whole app, and the largest contentful paint.',
-  goal: 'record the figures: JavaScript /tickets needs against the whole app, and LCP',
+  goal:
+    `ticket list on screen under ${LIST_SHOWN_GOAL_MS} ms, LCP under ${LCP_GOAL_MS} ms, at most ` +
+    `${FIRST_SCREEN_JS_BUDGET_BYTES / 1024} KB of gzipped JavaScript before the list renders`,
   needsCloud: true,
   run: async (ctx: BenchContext) => {
     if (!ctx.cloud) throw new Error('tickets-first-load needs the local cloud');
@@ -292,6 +357,7 @@ export const ticketsFirstLoad: Benchmark = {
       const fcp = median(loads.flatMap((l) => (l.fcp === null ? [] : [l.fcp])));
       const shown = median(loads.map((l) => l.listShown));
       const js = median(loads.map((l) => l.jsBytes));
+      const traceLoad = [...loads].sort((a, b) => a.listShown - b.listShown)[Math.floor(loads.length / 2)]!;
       const lcpElement = loads.find((l) => l.lcp?.time === lcp)?.lcp?.element ?? first.lcp?.element ?? '–';
       const table = markdownTable(
         ['figure', 'value'],
@@ -310,7 +376,7 @@ export const ticketsFirstLoad: Benchmark = {
       );
       return {
         table,
-        goalMet: Number.isFinite(lcp),
+        goalMet: shown < LIST_SHOWN_GOAL_MS && lcp < LCP_GOAL_MS && js <= FIRST_SCREEN_JS_BUDGET_BYTES,
         summary:
           `/tickets transfers ${kb(js)} KB of gzipped JavaScript of the app's ${kb(wholeApp)} KB ` +
           `(${Math.round((js / wholeApp) * 100)}%); LCP ${ms(lcp, 0)} ms, list on screen at ${ms(shown, 0)} ms (medians of ${LOADS} cold loads).`,
@@ -325,6 +391,18 @@ export const ticketsFirstLoad: Benchmark = {
             `last \`largest-contentful-paint\` entry ${SETTLE_MS} ms after a ticket row's contact name is on ` +
             `screen (the first ticket row). ${LOADS} loads after one warm-up, viewport 1366×768, headless Chromium without throttling on a ` +
             `shared 2-core machine: read the times as an upper bound of the code's own cost, not as a user's network.`,
+          `**Where the time goes** (the median load by list time; milliseconds after navigation start, from the ` +
+            `page's Resource Timing, requests started before the list showed):\n\n` +
+            markdownTable(
+              ['request', 'start ms', 'end ms'],
+              [
+                ...traceLoad.trace.map((r) => [r.what, ms(r.start, 0), ms(r.end, 0)]),
+                ['first ticket row on screen', '', ms(traceLoad.listShown, 0)],
+              ],
+            ),
+          `**Spec delays inside the figure.** The list time includes the ticket fetch's 500 ms delay (core spec ` +
+            `§9, \`TICKET_FETCH_DELAY_MS\`), which starts when the list mounts; no search debounce runs on a first ` +
+            `load (nothing is typed), and the connections check (2 s) and dashboard delay are not on this path.`,
           `Files of the first load: ${first.jsFiles.map((f) => `\`${f.replace('/assets/', '')}\``).join(', ')}.`,
         ].join('\n\n'),
       };
