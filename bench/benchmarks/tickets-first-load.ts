@@ -6,7 +6,8 @@ import { extname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
-import type { Benchmark, BenchContext } from '../benchmark';
+import { readBaseline, writeBaseline } from '../baseline';
+import type { Benchmark, BenchContext, QuickResult } from '../benchmark';
 import { kb, markdownTable, median, ms } from '../stats';
 import { seedTicketCompany, type TicketCompany } from './ticket-list-latency';
 
@@ -303,6 +304,54 @@ const closure = (manifest: Manifest, roots: string[]): Set<string> => {
   return seen;
 };
 
+/**
+ * `vite build` into the benchmark's scratch directory, and from its manifest the gzipped JavaScript the
+ * first screen needs before it renders (the static-import closure of the entry, the shell and the tickets
+ * page) against the whole app's. Byte sizes: exact, whatever the machine's load.
+ */
+export const buildAndMeasure = async (
+  ctx: BenchContext,
+): Promise<{ staticNeed: number; wholeApp: number; chunkCount: number }> => {
+  const dist = join(ctx.workDir, 'dist');
+  ctx.log('tickets-first-load: building the web app...');
+  await run(
+    join(ctx.repoRoot, 'node_modules/.bin/vite'),
+    ['build', '--config', 'frontend/vite.config.ts', '--outDir', dist, '--manifest', '--emptyOutDir'],
+    { cwd: ctx.repoRoot, maxBuffer: 64 * 1024 * 1024 },
+  );
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const gzOf = (file: string) => gzipSync(readFileSync(join(dist, file))).byteLength;
+  const jsKeys = Object.keys(manifest).filter((k) => manifest[k]!.file.endsWith('.js'));
+  const wholeApp = jsKeys.reduce((sum, k) => sum + gzOf(manifest[k]!.file), 0);
+  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
+  const ticketsModules = Object.keys(manifest).filter(
+    (k) => k.endsWith('pages/tickets/tickets-page.tsx') || k.endsWith('components/shell/app-shell.tsx'),
+  );
+  const staticNeed = [...closure(manifest, [entry, ...ticketsModules])].reduce(
+    (sum, k) => sum + gzOf(manifest[k]!.file),
+    0,
+  );
+
+  return { staticNeed, wholeApp, chunkCount: jsKeys.length };
+};
+
+/** Quick CI check: the first screen's JavaScript over its budget and over 1.2× the recorded figure fails. */
+const quickCheck = async (ctx: BenchContext): Promise<QuickResult> => {
+  const { staticNeed } = await buildAndMeasure(ctx);
+  const recorded = readBaseline(ctx.repoRoot)['tickets-first-load']?.firstScreenJsGzipBytes;
+  // Over budget today (decisions D114): a recorded figure above the budget is the ceiling until it falls.
+  const limit = Math.max(FIRST_SCREEN_JS_BUDGET_BYTES, Math.round((recorded ?? 0) * 1.2));
+  const ok = staticNeed <= limit;
+  return {
+    ok,
+    lines: [
+      `${ok ? 'ok  ' : 'FAIL'} first-screen JavaScript (entry + shell + tickets page, gzip): ${kb(staticNeed)} KB, ` +
+        `limit ${kb(limit)} KB (budget ${kb(FIRST_SCREEN_JS_BUDGET_BYTES)} KB` +
+        (recorded ? `, recorded ${kb(recorded)} KB)` : ')'),
+    ],
+  };
+};
+
 export const ticketsFirstLoad: Benchmark = {
   name: 'tickets-first-load',
   description:
@@ -312,27 +361,12 @@ export const ticketsFirstLoad: Benchmark = {
     `ticket list on screen under ${LIST_SHOWN_GOAL_MS} ms, LCP under ${LCP_GOAL_MS} ms, at most ` +
     `${FIRST_SCREEN_JS_BUDGET_BYTES / 1024} KB of gzipped JavaScript before the list renders`,
   needsCloud: true,
+  quick: quickCheck,
   run: async (ctx: BenchContext) => {
     if (!ctx.cloud) throw new Error('tickets-first-load needs the local cloud');
+    const { staticNeed, wholeApp, chunkCount } = await buildAndMeasure(ctx);
     const dist = join(ctx.workDir, 'dist');
-    ctx.log('tickets-first-load: building the web app...');
-    await run(
-      join(ctx.repoRoot, 'node_modules/.bin/vite'),
-      ['build', '--config', 'frontend/vite.config.ts', '--outDir', dist, '--manifest', '--emptyOutDir'],
-      { cwd: ctx.repoRoot, maxBuffer: 64 * 1024 * 1024 },
-    );
-    const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
-    const gzOf = (file: string) => gzipSync(readFileSync(join(dist, file))).byteLength;
-    const jsKeys = Object.keys(manifest).filter((k) => manifest[k]!.file.endsWith('.js'));
-    const wholeApp = jsKeys.reduce((sum, k) => sum + gzOf(manifest[k]!.file), 0);
-    const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
-    const ticketsModules = Object.keys(manifest).filter(
-      (k) => k.endsWith('pages/tickets/tickets-page.tsx') || k.endsWith('components/shell/app-shell.tsx'),
-    );
-    const staticNeed = [...closure(manifest, [entry, ...ticketsModules])].reduce(
-      (sum, k) => sum + gzOf(manifest[k]!.file),
-      0,
-    );
+    writeBaseline(ctx.repoRoot, 'tickets-first-load', { firstScreenJsGzipBytes: staticNeed });
 
     ctx.log(`tickets-first-load: seeding a company with ${TICKETS} tickets`);
     const c: TicketCompany = await seedTicketCompany(ctx, TICKETS, { label: 'first load' });
@@ -364,7 +398,7 @@ export const ticketsFirstLoad: Benchmark = {
         [
           ['JavaScript transferred for /tickets (gzip, as served)', `${kb(js)} KB in ${first.jsFiles.length} files`],
           ['the same from the build manifest (entry + shell + tickets page, static imports)', `${kb(staticNeed)} KB`],
-          ['whole app JavaScript (every chunk, gzip)', `${kb(wholeApp)} KB in ${jsKeys.length} chunks`],
+          ['whole app JavaScript (every chunk, gzip)', `${kb(wholeApp)} KB in ${chunkCount} chunks`],
           ['share of the whole app loaded by /tickets', `${Math.round((js / wholeApp) * 100)}%`],
           ['CSS transferred (gzip)', `${kb(median(loads.map((l) => l.cssBytes)))} KB`],
           ['first contentful paint (median)', `${ms(fcp, 0)} ms`],
