@@ -252,7 +252,9 @@ const quickCheck = async (ctx: BenchContext): Promise<QuickResult> => {
     const took = await importMs([pathToFileURL(built.outfile).href], ctx.repoRoot, {}, QUICK_IMPORT_RUNS);
     const before = recorded[e.label];
     const sizeLimit = Math.min(MAX_BUNDLE_BYTES, before ? before.bytes * 1.5 : MAX_BUNDLE_BYTES);
-    const timeLimit = (before?.importMs ?? MAX_IMPORT_MS) * QUICK_IMPORT_FACTOR;
+    // A time is judged only against a median a full run recorded on this machine kind: an absolute limit
+    // would fail on a loaded machine, which is noise, not a regression (decisions D116).
+    const timeLimit = before ? before.importMs * QUICK_IMPORT_FACTOR : Infinity;
     const fails = [
       ...(built.code.byteLength > sizeLimit ? [`${kb(built.code.byteLength)} KB > ${kb(sizeLimit)} KB`] : []),
       ...(took > timeLimit ? [`import ${ms(took)} ms > ${ms(timeLimit)} ms`] : []),
@@ -260,7 +262,9 @@ const quickCheck = async (ctx: BenchContext): Promise<QuickResult> => {
     if (fails.length > 0) ok = false;
     lines.push(
       `${fails.length ? 'FAIL' : 'ok  '} ${e.label}: ${kb(built.code.byteLength)} KB, import ${ms(took)} ms` +
-        (before ? ` (recorded ${kb(before.bytes)} KB, ${ms(before.importMs)} ms)` : ' (nothing recorded)') +
+        (before
+          ? ` (recorded ${kb(before.bytes)} KB, ${ms(before.importMs)} ms)`
+          : ' (no recorded median: size checked, time only shown)') +
         (fails.length ? ` — ${fails.join('; ')}` : ''),
     );
   }
