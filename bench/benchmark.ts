@@ -31,6 +31,12 @@ export interface BenchResult {
   notes?: string;
 }
 
+/** What a benchmark's quick CI check found (decisions D116): one line per figure, and whether all held. */
+export interface QuickResult {
+  ok: boolean;
+  lines: string[];
+}
+
 export interface Benchmark {
   /** kebab-case; the CLI argument and the docs/benchmarks.md section marker. */
   name: string;
@@ -40,4 +46,9 @@ export interface Benchmark {
   goal: string;
   needsCloud: boolean;
   run: (ctx: BenchContext) => Promise<BenchResult>;
+  /**
+   * The quick check `npm run bench -- --quick` runs in CI (decisions D116): no local cloud, compares with
+   * bench/baseline.json, fails only on a large regression, never rewrites docs/benchmarks.md.
+   */
+  quick?: (ctx: BenchContext) => Promise<QuickResult>;
 }

@@ -8,6 +8,8 @@ import { machine, recordSection, renderSection } from './results-doc';
 
 /**
  * `npm run bench` runs every benchmark; `npm run bench -- <name> [<name>…]` runs the ones named.
+ * `npm run bench -- --quick [<name>…]` runs the quick CI checks instead (decisions D116): each benchmark's
+ * `quick`, against bench/baseline.json, failing the run only on a large regression; nothing is recorded.
  * Starts the local cloud once, when the first benchmark that needs it runs; prints each benchmark's table
  * on stdout (progress goes to stderr) and rewrites that benchmark's section of docs/benchmarks.md. A
  * missed goal is a recorded figure, not a failure; a benchmark that cannot measure makes the run exit
@@ -81,17 +83,43 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** The quick checks: no cloud, no docs; exit 1 when one fails or cannot measure. */
+const runQuick = async (chosen: Benchmark[]): Promise<number> => {
+  let failures = 0;
+  for (const bench of chosen) {
+    const workDir = join(SCRATCH, `${bench.name}-quick`);
+    rmSync(workDir, { recursive: true, force: true });
+    mkdirSync(workDir, { recursive: true });
+    log(`\n== ${bench.name} --quick`);
+    try {
+      const result = await withDeadline(
+        bench.name,
+        bench.quick!({ repoRoot: REPO_ROOT, workDir, cloud: undefined, log }),
+      );
+      process.stdout.write(`${bench.name} --quick: ${result.ok ? 'ok' : 'FAILED'}\n${result.lines.join('\n')}\n`);
+      if (!result.ok) failures += 1;
+    } catch (err) {
+      if (err instanceof DeadlineExceeded) throw err;
+      failures += 1;
+      log(`${bench.name} --quick failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    }
+  }
+  return failures === 0 ? 0 : 1;
+};
+
 const main = async (): Promise<number> => {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(
-      `usage: npm run bench [-- <name> ...]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n`,
+      `usage: npm run bench [-- [--quick] <name> ...]\n\n${BENCHMARKS.map((b) => `  ${b.name.padEnd(16)} ${b.description}`).join('\n')}\n`,
     );
     return 0;
   }
-  const chosen = choose(args);
+  const quick = args.includes('--quick');
+  const chosen = choose(args.filter((a) => a !== '--quick'));
   const m = machine();
   log(`machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}, load ${m.load.toFixed(2)}`);
+  if (quick) return runQuick(chosen.filter((b) => b.quick));
 
   let failures = 0;
   for (const bench of chosen) {

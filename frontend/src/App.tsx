@@ -4,7 +4,7 @@ import { AppServicesProvider, type AppServices } from './app-services';
 import { NotificationsProvider } from './components/notifications';
 import { PageLoading } from './components/page-loading';
 import { PublicRoute } from './components/route-guards';
-import { PrivateShell } from './components/shell/private-shell';
+import { PrivateShell, preloadAppShell } from './components/shell/private-shell';
 import { CloudscapeI18n } from './i18n/cloudscape';
 import { RouteErrorPage } from './pages/errors/route-error-page';
 
@@ -96,6 +96,11 @@ export const routes: RouteObject[] = [
         // replace their COMING_SOON_ROUTES entry with their page here.
         Component: PrivateShell,
         handle: { shell: true } satisfies FrameHandle,
+        // The router loads the shell's chunk together with the page's (decisions D114).
+        lazy: async () => {
+          await preloadAppShell();
+          return {};
+        },
         children: [
           ...COMING_SOON_ROUTES.map(comingSoonRoute),
           {

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { createAmplifyAdapter } from './api/amplify-adapter';
+import { getMe } from './api/auth';
 import { session } from './api/session';
 import { configureApi, createTransport } from './api/transport';
 import { App, routes } from './App';
@@ -25,6 +26,9 @@ const bootstrap = async () => {
 
   applyStoredTheme();
   const i18nReady = initI18n();
+  // The router starts loading the first page's chunks (and the shell's, for a returning user) at once, in
+  // parallel with /config.json, instead of after it (decisions D114). It renders only once config is in.
+  const router = createBrowserRouter(routes);
 
   let config: RuntimeConfig;
   try {
@@ -44,6 +48,9 @@ const bootstrap = async () => {
   const transport = createTransport({ adapter: createAmplifyAdapter(config.apiBase) });
   configureApi(transport);
   const sessionUser = createSessionUserStore();
+  // A returning user: ask who they are now, while the router loads the page's and the shell's chunks,
+  // instead of after them (the shell joins this read; decisions D114).
+  if (session.getToken() !== null) sessionUser.fetch(() => getMe()).catch(() => undefined);
 
   const socket = new RealtimeSocket({
     url: config.wsUrl,
@@ -57,7 +64,7 @@ const bootstrap = async () => {
 
   root.render(
     <StrictMode>
-      <App services={{ config, socket, sessionUser }} router={createBrowserRouter(routes)} />
+      <App services={{ config, socket, sessionUser }} router={router} />
     </StrictMode>,
   );
 };

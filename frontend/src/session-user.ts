@@ -11,10 +11,17 @@ export interface SessionUserStore {
   get(): AuthUser | null;
   set(user: AuthUser | null): void;
   subscribe(listener: () => void): () => void;
+  /**
+   * Reads the user with `load` (GET /auth/me) unless a read is already under way, which it shares: main.tsx
+   * starts one for a returning user before the shell's chunk has loaded, and the shell joins it. The answer
+   * is stored; a failure rejects every caller and the next call tries again.
+   */
+  fetch(load: () => Promise<AuthUser>): Promise<AuthUser>;
 }
 
 export const createSessionUserStore = (session: Session = browserSession): SessionUserStore => {
   let current: AuthUser | null = null;
+  let reading: Promise<AuthUser> | undefined;
   const listeners = new Set<() => void>();
   const set = (user: AuthUser | null) => {
     if (user === current) return;
@@ -31,6 +38,20 @@ export const createSessionUserStore = (session: Session = browserSession): Sessi
       return () => {
         listeners.delete(listener);
       };
+    },
+    fetch(load) {
+      reading ??= load().then(
+        (user) => {
+          reading = undefined;
+          set(user);
+          return user;
+        },
+        (error: unknown) => {
+          reading = undefined;
+          throw error;
+        },
+      );
+      return reading;
     },
   };
 };

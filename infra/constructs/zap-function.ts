@@ -94,9 +94,10 @@ export class ZapFunction extends Construct implements Bindable {
       tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       projectRoot: REPO_ROOT,
       depsLockFilePath: repoPath('package-lock.json'),
+      // No `--enable-source-maps`: Node then parses the whole map at every cold start (a third of the import
+      // time with the SDK bundled, decisions D115). The map is still uploaded, to map a logged stack offline.
       environment: {
         STAGE: 'aws',
-        NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
       bundling: {
@@ -108,9 +109,10 @@ export class ZapFunction extends Construct implements Bindable {
         target: 'node22',
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
-        // The nodejs22.x runtime ships the AWS SDK v3: leaving it out keeps every bundle far under the
-        // 300 KB goal (bundling it costs 290-360 KB per function; docs/benchmarks.md, decisions D14).
-        externalModules: ['@aws-sdk/*'],
+        // The AWS SDK is bundled, not taken from the runtime: importing the runtime's SDK (hundreds of
+        // files) took longer than the whole bundled function (docs/benchmarks.md bundle-size, decisions
+        // D115, which replaces D14's choice); it also pins the SDK to our lock file.
+        externalModules: [],
         tsconfig: repoPath('tsconfig.json'),
       },
     });

@@ -27,15 +27,20 @@ export function useSignedInUser(): SignedInUser {
 
   useEffect(() => {
     if (user) return;
-    const controller = new AbortController();
+    let active = true;
     setFailure(null);
-    getMe({ signal: controller.signal }).then(
-      (me) => sessionUser.set(me),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setFailure({ error });
-      },
-    );
-    return () => controller.abort();
+    // Joins the read main.tsx started for a returning user, if it is still under way.
+    sessionUser
+      .fetch(() => getMe())
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (active) setFailure({ error });
+        },
+      );
+    return () => {
+      active = false;
+    };
   }, [user, sessionUser, attempt]);
 
   if (user) return { status: 'ready', user };
