@@ -35,6 +35,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'contact-merge', entry: 'functions/jobs/contact-merge/handler.ts', batchSize: 1, timeoutSeconds: 120 },
   // A deleted queue's tickets become tickets without a queue (D89).
   { queue: 'queue-removal', entry: 'functions/jobs/queue-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
+  // A deleted tag's contact and ticket links go (D100).
+  { queue: 'tag-removal', entry: 'functions/jobs/tag-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -44,5 +46,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 1,
     timeoutSeconds: 60,
     description: 'Tickets whose timer is due (the NPS wait): closes them',
+  },
+  {
+    name: 'kanban-lanes',
+    entry: 'functions/jobs/ticks/kanban-lanes.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Kanban lane greetings and lane times that came due: sends them, moves the cards (D102)',
   },
 ];

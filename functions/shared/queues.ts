@@ -54,6 +54,15 @@ export const QUEUES = [
       "A deleted queue's tickets leaving it, in passes (decisions D89); group = the queue, dedup = queue and pass",
   },
   {
+    name: 'tag-removal',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted tag's contact and ticket links removed, in passes (decisions D100); group = the tag, dedup = tag and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,
