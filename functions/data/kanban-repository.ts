@@ -105,37 +105,40 @@ export interface DueLane {
   dueAt: string;
 }
 
-/** Lane entries due in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. O(due entries). */
+/** Lane entries due in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard (in parallel), every page. */
 export const listDueLanes = async (minute: string): Promise<DueLane[]> => {
-  const due: DueLane[] = [];
-  for (let shard = 0; shard < LANE_SHARDS; shard += 1) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await mapDynamoErrors(() =>
-        db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk',
-            ExpressionAttributeValues: { ':pk': dueLanePartition(minute, shard) },
-            ProjectionExpression: 'companyId, ticketId, tagId, enteredAt, dueAt',
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        ),
-      );
-      for (const i of out.Items ?? []) {
-        due.push({
-          companyId: Number(i.companyId),
-          ticketId: Number(i.ticketId),
-          tagId: Number(i.tagId),
-          enteredAt: String(i.enteredAt),
-          dueAt: String(i.dueAt),
-        });
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-  }
-  return due;
+  const shards = await Promise.all(
+    Array.from({ length: LANE_SHARDS }, async (_, shard) => {
+      const due: DueLane[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await mapDynamoErrors(() =>
+          db().send(
+            new QueryCommand({
+              TableName: tableName(),
+              IndexName: 'gsi4',
+              KeyConditionExpression: 'gsi4pk = :pk',
+              ExpressionAttributeValues: { ':pk': dueLanePartition(minute, shard) },
+              ProjectionExpression: 'companyId, ticketId, tagId, enteredAt, dueAt',
+              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+            }),
+          ),
+        );
+        for (const i of out.Items ?? []) {
+          due.push({
+            companyId: Number(i.companyId),
+            ticketId: Number(i.ticketId),
+            tagId: Number(i.tagId),
+            enteredAt: String(i.enteredAt),
+            dueAt: String(i.dueAt),
+          });
+        }
+        startKey = out.LastEvaluatedKey;
+      } while (startKey);
+      return due;
+    }),
+  );
+  return shards.flat();
 };
 
 /** A ticket's lane link as stored now (consistent), with its entry state; null when gone. */

@@ -23,6 +23,7 @@ import { greetLaneEntry } from './lane-greeting';
  */
 export const LANE_TICK_NAME = 'kanban-lanes';
 const MAX_CATCH_UP_MINUTES = 24 * 60;
+const MINUTES_AT_ONCE = 10;
 
 const minuteOf = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
 
@@ -83,8 +84,12 @@ export const runLaneTimers = async (now = new Date()): Promise<LaneTickResult> =
   );
   const scope = new ReadScope();
   const result: LaneTickResult = { greeted: 0, moved: 0 };
-  for (let minute = from; minute <= current; minute += 60_000) {
-    for (const due of await listDueLanes(minuteOf(minute))) {
+  // Minutes are read MINUTES_AT_ONCE at a time (each reads its shards in parallel), then handled in order.
+  for (let start = from; start <= current; start += MINUTES_AT_ONCE * 60_000) {
+    const minutes: number[] = [];
+    for (let m = start; m <= current && m < start + MINUTES_AT_ONCE * 60_000; m += 60_000) minutes.push(m);
+    const dueByMinute = await Promise.all(minutes.map((m) => listDueLanes(minuteOf(m))));
+    for (const due of dueByMinute.flat()) {
       if (due.dueAt > now.toISOString()) continue;
       try {
         await handleDueLane(scope, due, now, result);
