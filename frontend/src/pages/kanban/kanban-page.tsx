@@ -111,7 +111,7 @@ function KanbanCard({
       <SpaceBetween size="xxs">
         <Box variant="h4">
           {t('kanban.card.title', { id: ticket.id })}{' '}
-          <span title={ticket.whatsapp?.name ?? ''} data-testid="kanban-card-channel">
+          <span title={ticket.whatsapp?.name ?? ''} data-testid="card-channel">
             <Badge color="grey">{CHANNEL_ICONS[ticket.channel] ?? ticket.channel}</Badge>
           </span>
           {unread && (

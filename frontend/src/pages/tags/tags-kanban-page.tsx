@@ -1,7 +1,7 @@
 import Button from '@cloudscape-design/components/button';
 import type { TableProps } from '@cloudscape-design/components/table';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import { deleteTag, type Tag } from '@/api/tags';
 import { ListPage } from '@/components/list-page/list-page';
 import { TagChip } from './tag-chip';
