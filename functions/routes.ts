@@ -210,6 +210,34 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/contactTags/{contactId}', area: 'tags', handler: 'get-contact-tags', auth: 'user' },
   { method: 'DELETE', path: '/ticket-tags/{ticketId}', area: 'tags', handler: 'remove-ticket-tags', auth: 'user' },
   { method: 'PUT', path: '/ticket-tags/{ticketId}/{tagId}', area: 'tags', handler: 'add-ticket-tag', auth: 'user' },
+  // Tag admin and the kanban board (administration §7; decisions D100–D102): any user edits tags like they
+  // create them (D7); the board and its lanes need the plan's useKanban.
+  { method: 'PUT', path: '/tags/{id}', area: 'tags', handler: 'update-tag', auth: 'user' },
+  { method: 'DELETE', path: '/tags/{id}', area: 'tags', handler: 'delete-tag', auth: 'user' },
+  { method: 'GET', path: '/tags/{id}/contacts', area: 'tags', handler: 'list-tag-contacts', auth: 'user' },
+  {
+    method: 'DELETE',
+    path: '/tags-contacts/{tagId}/{contactId}',
+    area: 'tags',
+    handler: 'remove-tag-contact',
+    auth: 'user',
+  },
+  {
+    method: 'GET',
+    path: '/tag/kanban',
+    area: 'tags',
+    handler: 'list-kanban-lanes',
+    auth: 'user',
+    planFlag: 'useKanban',
+  },
+  {
+    method: 'GET',
+    path: '/ticket/kanban',
+    area: 'tags',
+    handler: 'list-kanban-tickets',
+    auth: 'user',
+    planFlag: 'useKanban',
+  },
 
   // Quick replies (administration spec; decisions D58–D59): every user keeps their own; shared ones are
   // seen by all; the service decides who may change which.

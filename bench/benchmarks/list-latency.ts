@@ -68,6 +68,8 @@ const tagItem = (companyId: number, id: number, userId: number, now: string): Re
     nextLaneId: null,
     rollbackLaneId: null,
     greetingMessageLane: '',
+    contactCount: 0,
+    ticketCount: 0,
     name: tagName(id),
     color: `#${((id * 2_654_435_761) % 0xffffff).toString(16).padStart(6, '0')}`,
     // One in ten is a kanban lane, so the sparse gsi2 is populated as in a real company.

@@ -30,9 +30,6 @@ function RootLayout() {
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'schedules', titleKey: 'menu.schedules' },
-  { path: 'tags', titleKey: 'menu.tags' },
-  { path: 'Kanban', titleKey: 'menu.kanban' },
-  { path: 'TagsKanban', titleKey: 'menu.tagsKanban' },
   { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
   { path: 'helps', titleKey: 'menu.helps' },
   { path: 'campaigns', titleKey: 'menu.campaignsList' },
@@ -164,6 +161,18 @@ export const routes: RouteObject[] = [
           {
             path: 'queues',
             lazy: async () => ({ Component: (await import('./pages/queues/queues-page')).QueuesPage }),
+          },
+          {
+            path: 'tags',
+            lazy: async () => ({ Component: (await import('./pages/tags/tags-page')).TagsPage }),
+          },
+          {
+            path: 'TagsKanban',
+            lazy: async () => ({ Component: (await import('./pages/tags/tags-kanban-page')).TagsKanbanPage }),
+          },
+          {
+            path: 'Kanban',
+            lazy: async () => ({ Component: (await import('./pages/kanban/kanban-page')).KanbanPage }),
           },
           {
             path: 'settings',

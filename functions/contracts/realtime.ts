@@ -19,6 +19,8 @@ export const COMPANY_CHANNELS = {
   queue: ['create', 'update', 'delete'],
   /** File lists (administration spec §7; decisions D88): `files` on create and update, `fileId` on delete. */
   file: ['create', 'update', 'delete'],
+  /** Tags and kanban lanes (decisions D100): `tag` on create and update, `tagId` on delete; `company{id}-tag`. */
+  tag: ['create', 'update', 'delete'],
   /**
    * The import of old messages' progress (decisions D78); on the wire it is `importMessages-{id}`, the
    * spec's own name, not a `company-` channel.
@@ -33,7 +35,11 @@ export type ChannelAction<C extends CompanyChannel> = (typeof COMPANY_CHANNELS)[
 
 /** A channel's name on the wire: `company-{id}-{channel}` (`importMessages-{id}` for the import). */
 export const companyChannel = (companyId: number, channel: CompanyChannel): string =>
-  channel === 'importMessages' ? `importMessages-${companyId}` : `company-${companyId}-${channel}`;
+  channel === 'importMessages'
+    ? `importMessages-${companyId}`
+    : channel === 'tag'
+      ? `company${companyId}-tag` // the spec's own name (administration §7), without the dash
+      : `company-${companyId}-${channel}`;
 
 /** One event as it goes over the socket: the channel name, the action and its payload fields. */
 export interface RealtimeEvent {

@@ -15,6 +15,10 @@ export interface TagView {
   nextLaneId: number | null;
   rollbackLaneId: number | null;
   greetingMessageLane: string;
+  /** Contacts linked to the tag (moved with each link; decisions D100). */
+  contactCount: number;
+  /** Tickets linked to the tag: a kanban lane's card count (decisions D100). */
+  ticketCount: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -80,3 +84,106 @@ export const syncTagsBody = z.object({
 });
 /** What the browser sends: the contact's id and each tag as SyncTag (the server also takes bare ids). */
 export type SyncTagsBody = z.output<typeof syncTagsBody>;
+
+/** Hours a card may stay in a lane before the lane timer moves it (one year at most; decisions D102). */
+export const MAX_TIME_LANE_HOURS = 8760;
+const laneId = z.union([z.coerce.number().int().positive(), z.null()]);
+
+/**
+ * PUT /tags/{id} (administration §7: the create fields plus userId, kanban, nextLaneId, rollbackLaneId, and
+ * the kanban dialog's timeLane and greetingMessageLane). Every field is optional: what is sent changes.
+ * `0` or null for a lane or the time means "none".
+ */
+export const updateTagBody = z.object({
+  name: z.string({ error: 'Obrigatório' }).trim().min(3, 'Mensagem muito curta').max(50, 'Too Long!').optional(),
+  color: z.string().regex(HEX_COLOR, 'must be a hex colour like #1a2b3c').optional(),
+  kanban: kanban.optional(),
+  userId: z.union([z.coerce.number().int().min(0), z.null()]).optional(),
+  timeLane: z
+    .union([z.coerce.number().int().min(0).max(MAX_TIME_LANE_HOURS, `at most ${MAX_TIME_LANE_HOURS} hours`), z.null()])
+    .optional(),
+  nextLaneId: z.union([laneId, z.literal(0)]).optional(),
+  rollbackLaneId: z.union([laneId, z.literal(0)]).optional(),
+  greetingMessageLane: z.string().max(4096, 'at most 4096 characters').optional(),
+});
+export type UpdateTagBody = z.input<typeof updateTagBody>;
+
+/** A contact of a tag, as the contacts-of-tag dialog lists it (administration §2, §3 Tag.contacts). */
+export interface TagContactView {
+  id: number;
+  name: string;
+  number: string;
+}
+
+/** The contacts of a tag, one page by name. */
+export interface TagContactsPage {
+  contacts: TagContactView[];
+  hasMore: boolean;
+  nextCursor?: string;
+}
+
+/** GET /tag/kanban: the company's kanban lanes by id (the spec's answer field `lista`). */
+export interface KanbanLanesView {
+  lista: TagView[];
+}
+
+/** A tag as a kanban card shows it. */
+export interface KanbanTagView {
+  id: number;
+  name: string;
+  color: string;
+  kanban: 0 | 1;
+}
+
+/** A ticket on the kanban board (administration §3 "Kanban ticket"). */
+export interface KanbanTicketView {
+  id: number;
+  uuid: string;
+  status: string;
+  queueId: number | null;
+  contact: { id: number; name: string; number: string };
+  lastMessage: string;
+  unreadMessages: number;
+  createdAt: string;
+  updatedAt: string;
+  channel: string;
+  whatsapp: { id: number; name: string } | null;
+  user: { id: number; name: string } | null;
+  tags: KanbanTagView[];
+  /** The lane the card is in (null: the default lane). */
+  kanbanTagId: number | null;
+}
+
+/** GET /ticket/kanban. */
+export interface KanbanTicketsView {
+  tickets: KanbanTicketView[];
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** GET /ticket/kanban query: queueIds (a JSON list), startDate and endDate (yyyy-mm-dd, the company's days). */
+export const kanbanTicketsQuery = z
+  .object({
+    queueIds: z
+      .preprocess(
+        (v) => {
+          if (typeof v !== 'string') return v;
+          try {
+            return JSON.parse(v) as unknown;
+          } catch {
+            return v;
+          }
+        },
+        z.array(z.coerce.number().int().min(0), { error: 'a JSON list of queue ids' }).max(64),
+      )
+      .optional(),
+    startDate: z.string().regex(DAY, 'a day as yyyy-mm-dd').optional(),
+    endDate: z.string().regex(DAY, 'a day as yyyy-mm-dd').optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.startDate && q.endDate && q.startDate > q.endDate) {
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
+    }
+    if (q.startDate && q.endDate && Date.parse(q.endDate) - Date.parse(q.startDate) > 366 * 86_400_000) {
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'at most 366 days after startDate' });
+    }
+  });

@@ -32,6 +32,9 @@ export interface Tag {
   nextLaneId: number | null;
   rollbackLaneId: number | null;
   greetingMessageLane: string;
+  /** Links to contacts and to tickets, moved in the link transactions (decisions D100). */
+  contactCount: number;
+  ticketCount: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -49,11 +52,13 @@ export const tagIndexKeys = (t: Pick<Tag, 'companyId' | 'id' | 'name' | 'kanban'
 
 const toTag = (item: Record<string, unknown>): Tag => {
   const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, type: _t, ...rest } = item;
-  return rest as unknown as Tag;
+  const tag = rest as unknown as Tag;
+  // Counts never go below zero on the wire (a link removed twice by racing cleanups is counted once).
+  return { ...tag, contactCount: Math.max(0, tag.contactCount ?? 0), ticketCount: Math.max(0, tag.ticketCount ?? 0) };
 };
 
 export type NewTag = Pick<Tag, 'name' | 'color' | 'kanban'> &
-  Partial<Omit<Tag, 'id' | 'companyId' | 'createdAt' | 'updatedAt'>>;
+  Partial<Omit<Tag, 'id' | 'companyId' | 'createdAt' | 'updatedAt' | 'contactCount' | 'ticketCount'>>;
 
 export const createTag = async (companyId: number, input: NewTag): Promise<Tag> => {
   const id = await nextId(companyId, 'tag');
@@ -65,6 +70,8 @@ export const createTag = async (companyId: number, input: NewTag): Promise<Tag> 
     rollbackLaneId: null,
     greetingMessageLane: '',
     ...input,
+    contactCount: 0,
+    ticketCount: 0,
     id,
     companyId,
     createdAt: now,
@@ -221,6 +228,8 @@ export const syncContactTags = async (
       rollbackLaneId: null,
       greetingMessageLane: '',
       ...t,
+      contactCount: 1,
+      ticketCount: 0,
       id,
       companyId,
       createdAt: now,
@@ -233,6 +242,8 @@ export const syncContactTags = async (
   const removed = [...current].filter((id) => !wanted.includes(id));
   const next: Contact = { ...contact, tagIds: wanted, updatedAt: now };
   const createdIds = new Set(created.map((t) => t.id));
+  // A deleted tag's links are the removal job's; only live tags count down here.
+  const liveRemoved = (await getTags(companyId, removed)).map((t) => t.id);
   await transactWrite(
     [
       ...created.map((tag) => ({
@@ -241,14 +252,25 @@ export const syncContactTags = async (
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       })),
+      // Each added tag must exist; its contact count moves with the link (decisions D100).
       ...added
         .filter((id) => !createdIds.has(id))
         .map((id) => ({
-          ConditionCheck: {
+          Update: {
             Key: tagKeys(companyId, id),
+            UpdateExpression: 'ADD contactCount :one',
             ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':one': 1 },
           },
         })),
+      ...liveRemoved.map((id) => ({
+        Update: {
+          Key: tagKeys(companyId, id),
+          UpdateExpression: 'ADD contactCount :minus',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      })),
       ...added.map((id) => ({ Put: { Item: contactLinkItem(next, id) } })),
       ...removed.map((id) => ({
         Delete: { Key: contactTagKeys(companyId, contact.id, id) },

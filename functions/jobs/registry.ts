@@ -37,6 +37,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'queue-removal', entry: 'functions/jobs/queue-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
   // A contact spreadsheet's rows become contacts, chunk by chunk, with progress (D104).
   { queue: 'contact-import', entry: 'functions/jobs/contact-import/handler.ts', batchSize: 1, timeoutSeconds: 300 },
+  // A deleted tag's contact and ticket links go (D100).
+  { queue: 'tag-removal', entry: 'functions/jobs/tag-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -53,5 +55,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 10,
     timeoutSeconds: 120,
     description: 'Dashboard counters for tickets made before they were recorded (D108): a batch per company',
+  },
+  {
+    name: 'kanban-lanes',
+    entry: 'functions/jobs/ticks/kanban-lanes.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Kanban lane greetings and lane times that came due: sends them, moves the cards (D102)',
   },
 ];

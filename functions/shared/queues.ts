@@ -62,6 +62,15 @@ export const QUEUES = [
     description: 'A contact spreadsheet import, chunk by chunk, resumable at the last chunk recorded (decisions D104)',
   },
   {
+    name: 'tag-removal',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted tag's contact and ticket links removed, in passes (decisions D100); group = the tag, dedup = tag and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

@@ -1,5 +1,18 @@
 import type { CreateNoteBody, NoteView } from '@contracts/contacts';
-import type { ContactTagsView, SyncTag, SyncTagsBody, TagView, TicketTagsView } from '@contracts/tags';
+import type {
+  ContactTagsView,
+  KanbanLanesView,
+  KanbanTicketsView,
+  KanbanTicketView,
+  SyncTag,
+  SyncTagsBody,
+  TagContactsPage,
+  TagContactView,
+  TagPage,
+  TagView,
+  TicketTagsView,
+  UpdateTagBody,
+} from '@contracts/tags';
 import { api } from './transport';
 
 /**
@@ -7,7 +20,7 @@ import { api } from './transport';
  * functions/http/tags, functions/http/contacts; decisions D55–D56 in docs/decisions/). The wire shapes are
  * the server's contracts (functions/contracts/tags.ts, contacts.ts).
  */
-export type { SyncTag };
+export type { KanbanTicketView, SyncTag, TagContactView, TagPage, UpdateTagBody };
 export type Tag = TagView;
 /** A ticket's tags after a change (`PUT /ticket-tags/…`, `DELETE /ticket-tags/…`). */
 export type TicketTags = TicketTagsView;
@@ -60,3 +73,75 @@ export const listNotes = (
     ...options,
     query: { ticketId: query.ticketId, contactId: query.contactId },
   });
+
+// ------------------------------------------------------------------ tag administration and kanban (D100–D102)
+
+/** GET /tags: one page of the company's tags by name; `kanban: 1` only the lanes; searchParam a name prefix. */
+export const listTagPage = (
+  query: { searchParam?: string; pageNumber?: number; cursor?: string; kanban?: 0 | 1 },
+  options: CallOptions = {},
+): Promise<TagPage> =>
+  api().get<TagPage>('/tags', {
+    ...options,
+    query: {
+      searchParam: query.searchParam || undefined,
+      pageNumber: query.pageNumber,
+      cursor: query.cursor,
+      kanban: query.kanban,
+    },
+  });
+
+/** POST /tags: a new tag ('Mensagem muito curta' under 3 characters). */
+export const createTag = (input: { name: string; color: string; kanban: 0 | 1 }): Promise<Tag> =>
+  api().post<Tag>('/tags', input);
+
+/** PUT /tags/{id}: what is sent changes (the kanban lane's fields included). */
+export const updateTag = (tagId: number, input: UpdateTagBody): Promise<Tag> =>
+  api().put<Tag>(`/tags/${id(tagId)}`, input);
+
+/** DELETE /tags/{id}: the tag goes; its links are removed in the background. */
+export const deleteTag = (tagId: number): Promise<{ message: string }> =>
+  api().delete<{ message: string }>(`/tags/${id(tagId)}`);
+
+/** GET /tags/{id}/contacts: one page of the tag's contacts by name. */
+export const listTagContacts = (
+  tagId: number,
+  query: { cursor?: string } = {},
+  options: CallOptions = {},
+): Promise<TagContactsPage> =>
+  api().get<TagContactsPage>(`/tags/${id(tagId)}/contacts`, { ...options, query: { cursor: query.cursor } });
+
+/** DELETE /tags-contacts/{tagId}/{contactId}: the contact loses the tag; answers the tag. */
+export const removeTagContact = (tagId: number, contactId: number): Promise<Tag> =>
+  api().delete<Tag>(`/tags-contacts/${id(tagId)}/${id(contactId)}`);
+
+/** GET /tag/kanban: the kanban lanes (answer `lista`). */
+export const listKanbanLanes = async (options: CallOptions = {}): Promise<Tag[]> =>
+  (await api().get<KanbanLanesView>('/tag/kanban', options)).lista;
+
+/** GET /ticket/kanban: the board's cards of the date range (yyyy-mm-dd, the company's days). */
+export const listKanbanTickets = async (
+  query: { startDate: string; endDate: string; queueIds?: number[] },
+  options: CallOptions = {},
+): Promise<KanbanTicketView[]> =>
+  (
+    await api().get<KanbanTicketsView>('/ticket/kanban', {
+      ...options,
+      query: {
+        startDate: query.startDate,
+        endDate: query.endDate,
+        queueIds: query.queueIds ? JSON.stringify(query.queueIds) : undefined,
+      },
+    })
+  ).tickets;
+
+/** DELETE /ticket-tags/{ticketId}?kanban=1: the card goes back to the default lane, its other tags kept. */
+export const removeTicketLane = (ticketId: number): Promise<TicketTags> =>
+  api().delete<TicketTags>(`/ticket-tags/${id(ticketId)}`, { query: { kanban: 1 } });
+
+/**
+ * Moves a ticket's card (the kanban board and the contact drawer's stage selector): into a lane with one
+ * PUT (the server swaps the lane tags in one conditional write, D101), or back to the default lane (null).
+ */
+export const moveTicketToLane = (ticketId: number, laneId: number | null): Promise<TicketTags> =>
+  laneId === null ? removeTicketLane(ticketId) : addTicketTag(ticketId, laneId);

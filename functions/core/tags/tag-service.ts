@@ -20,7 +20,9 @@ import {
   type InlineTag,
   type Tag,
 } from '../../data/tag-repository';
-import { addTicketTag, removeTicketTags, type TaggedTicket } from '../../data/ticket-tag-repository';
+import { addTicketTag, removeTicketTag, removeTicketTags, type TaggedTicket } from '../../data/ticket-tag-repository';
+import { greetLaneEntrySoon } from './lane-greeting';
+import { announceTag } from './tag-admin-service';
 import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
@@ -53,7 +55,11 @@ export const listCompanyTags = async (
 export const createCompanyTag = async (
   auth: AuthContext,
   input: { name: string; color: string; kanban: 0 | 1 },
-): Promise<TagView> => view(await createTag(auth.companyId, { ...input, userId: auth.userId }));
+): Promise<TagView> => {
+  const tag = view(await createTag(auth.companyId, { ...input, userId: auth.userId }));
+  await announceTag(auth.companyId, { action: 'create', tag }); // company{id}-tag (decisions D100)
+  return tag;
+};
 
 /** Another company's tag id answers exactly like a missing one: 404, nothing revealed. */
 export const getCompanyTag = async (auth: AuthContext, id: number): Promise<TagView> => {
@@ -151,9 +157,25 @@ export const tagTicket = async (auth: AuthContext, ticketId: number, tagId: numb
   await findVisibleTicket(auth, ticketId);
   const tag = await getTag(auth.companyId, tagId);
   if (!tag) throw tagNotFound();
-  return changeTicketTags(auth, ticketId, (ticket) => addTicketTag(ticket, tag));
+  const answer = await changeTicketTags(auth, ticketId, (ticket) => addTicketTag(ticket, tag));
+  // A card entering a lane greets the customer now (the lane tick is the backup; decisions D102).
+  if (tag.kanban === 1) await greetLaneEntrySoon(new ReadScope(), auth.companyId, ticketId, tag.id);
+  return answer;
 };
 
-/** `DELETE /ticket-tags/{ticketId}`: removes every tag of a ticket the caller may see. */
-export const untagTicket = async (auth: AuthContext, ticketId: number): Promise<TicketTagsView> =>
-  changeTicketTags(auth, ticketId, removeTicketTags);
+/**
+ * `DELETE /ticket-tags/{ticketId}`: removes every tag of a ticket the caller may see; with `kanban=1` only
+ * its lane (the kanban's move to the default lane, decisions D101), its other tags kept.
+ */
+export const untagTicket = async (
+  auth: AuthContext,
+  ticketId: number,
+  options: { laneOnly?: boolean } = {},
+): Promise<TicketTagsView> =>
+  changeTicketTags(auth, ticketId, (ticket) =>
+    options.laneOnly
+      ? (ticket.kanbanTagId ?? null) === null
+        ? Promise.resolve(ticket)
+        : removeTicketTag(ticket, ticket.kanbanTagId!)
+      : removeTicketTags(ticket),
+  );

@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { createTagBody, syncTagsBody } from '../../contracts/tags';
+import { createTagBody, kanbanTicketsQuery, syncTagsBody, updateTagBody } from '../../contracts/tags';
+import { listKanbanLanes, listKanbanTickets } from '../../core/tags/kanban-service';
+import {
+  deleteCompanyTag,
+  listTagContacts,
+  removeTagFromContact,
+  updateCompanyTag,
+} from '../../core/tags/tag-admin-service';
 import { pagingQuery } from '../../core/paging';
 import {
   contactTags,
@@ -71,7 +78,43 @@ const ticketParam = { ticketId: z.coerce.number().int().positive() };
 
 const removeTicketTags = defineRoute({
   params: z.object(ticketParam),
-  handle: async ({ auth, params }) => untagTicket(auth!, params.ticketId),
+  // kanban=1: only the card's lane (decisions D101).
+  query: z.object({ kanban: kanbanFlag }),
+  handle: async ({ auth, params, query }) => untagTicket(auth!, params.ticketId, { laneOnly: query.kanban === 1 }),
+});
+
+const tagId = { id: z.coerce.number().int().positive() };
+
+const updateTag = defineRoute({
+  params: z.object(tagId),
+  body: updateTagBody,
+  handle: async ({ auth, params, body }) => updateCompanyTag(auth!, params.id, body),
+});
+
+const deleteTag = defineRoute({
+  params: z.object(tagId),
+  handle: async ({ auth, params }) => deleteCompanyTag(auth!, params.id),
+});
+
+const getTagContacts = defineRoute({
+  params: z.object(tagId),
+  query: z.object({ ...pagingQuery }),
+  handle: async ({ auth, params, query }) => listTagContacts(auth!, params.id, query),
+});
+
+const removeTagContact = defineRoute({
+  params: z.object({ tagId: z.coerce.number().int().positive(), contactId: z.coerce.number().int().positive() }),
+  handle: async ({ auth, params }) => removeTagFromContact(auth!, params.tagId, params.contactId),
+});
+
+const getKanbanLanes = defineRoute({
+  query: z.object({ companyId: z.unknown().optional() }),
+  handle: async ({ auth }) => listKanbanLanes(auth!),
+});
+
+const getKanbanTickets = defineRoute({
+  query: kanbanTicketsQuery,
+  handle: async ({ auth, query }) => listKanbanTickets(auth!, query),
 });
 
 const addTicketTag = defineRoute({
@@ -88,6 +131,12 @@ export const handlers: AreaHandlers = {
   'get-contact-tags': getContactTags,
   'remove-ticket-tags': removeTicketTags,
   'add-ticket-tag': addTicketTag,
+  'update-tag': updateTag,
+  'delete-tag': deleteTag,
+  'list-tag-contacts': getTagContacts,
+  'remove-tag-contact': removeTagContact,
+  'list-kanban-lanes': getKanbanLanes,
+  'list-kanban-tickets': getKanbanTickets,
 };
 
 export const handler = createAreaHandler('tags', handlers);

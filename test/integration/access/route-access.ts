@@ -190,6 +190,17 @@ const byContactImport = (
   missing: () => request(randomUUID()),
 });
 
+/** Routes keyed by a tag id: the caller's own, another tenant's (an id the caller's company lacks), none. */
+const byTag = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) =>
+    request((await createTag(caller.companyId, { name: uniqueName('Tag'), color: '#123456', kanban: 1 })).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'tag', 1000);
+    return request((await createTag(owner.company.id, { name: uniqueName('Alheia'), color: '#654321', kanban: 1 })).id);
+  },
+  missing: () => request(999_999_999),
+});
+
 /** An open ticket of a company for a fresh contact, assigned to `userId` (a plain user sees their own). */
 const someTicket = async (companyId: number, userId: number | null) => {
   const contact = await someContact(companyId);
@@ -626,6 +637,32 @@ export const ACCESS: Record<string, AccessRow> = {
       return { path: `/ticket-tags/${ticket.id}/${tag.id}` };
     },
     missing: () => ({ path: '/ticket-tags/999999999/999999999' }),
+  },
+  // Tag admin and the kanban board (decisions D100–D102): any signed-in user, like the tag list; the board
+  // needs the plan's useKanban (the fixtures' plan has it).
+  'PUT /tags/{id}': {
+    allow: signedIn,
+    ...byTag((id) => ({ path: `/tags/${id}`, body: { color: '#abcdef' } })),
+  },
+  'DELETE /tags/{id}': { allow: signedIn, ...byTag((id) => ({ path: `/tags/${id}` })) },
+  'GET /tags/{id}/contacts': { allow: signedIn, ...byTag((id) => ({ path: `/tags/${id}/contacts` })) },
+  'DELETE /tags-contacts/{tagId}/{contactId}': {
+    allow: signedIn,
+    request: async (caller) => {
+      const tag = await createTag(caller.companyId, { name: uniqueName('Contatos'), color: '#123456', kanban: 0 });
+      return { path: `/tags-contacts/${tag.id}/${(await someContact(caller.companyId)).id}` };
+    },
+    foreign: async (owner) => {
+      await nextId(owner.company.id, 'tag', 1000);
+      const tag = await createTag(owner.company.id, { name: uniqueName('Alheia'), color: '#654321', kanban: 0 });
+      return { path: `/tags-contacts/${tag.id}/${(await foreignContact(owner)).id}` };
+    },
+    missing: () => ({ path: '/tags-contacts/999999999/999999999' }),
+  },
+  'GET /tag/kanban': { allow: signedIn, request: async () => ({ path: '/tag/kanban' }) },
+  'GET /ticket/kanban': {
+    allow: signedIn,
+    request: async () => ({ path: '/ticket/kanban', query: { queueIds: '[]' } }),
   },
   'POST /ticket-notes': {
     allow: signedIn,

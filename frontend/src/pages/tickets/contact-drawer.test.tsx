@@ -103,14 +103,13 @@ describe('contact drawer', () => {
     await waitFor(() => expect(tags.findTokens().map((t) => t.getElement().textContent)).toEqual(['VIP']));
   });
 
-  it("moves the ticket's kanban lane: its tags cleared, then the lane's tag put", async () => {
+  it("moves the ticket's kanban lane with the board's one PUT (the server swaps the lane, D101)", async () => {
     const lanes = [
       { id: 8, name: 'Proposta', color: '#333', kanban: 1 },
       { id: 9, name: 'Fechado', color: '#444', kanban: 1 },
     ];
     const { api, drawer, wrapper } = await openDrawer({
       'GET /tags/list': (request) => json(200, String(request.query?.kanban) === '1' ? lanes : []),
-      'DELETE /ticket-tags/12': () => json(200, { ticketId: 12, tags: [] }),
       'PUT /ticket-tags/12/9': () => json(200, { ticketId: 12, tags: [lanes[1]] }),
     });
     await waitFor(() => expect(field(drawer, 'Etapa do Kanban')).toBeTruthy(), { timeout: 3000 });
@@ -119,7 +118,7 @@ describe('contact drawer', () => {
     act(() => lane.selectOption(3));
     await waitFor(() => expect(api.calls('PUT', '/ticket-tags/12/9')).toHaveLength(1));
     const order = api.requests.filter((r) => r.path.startsWith('/ticket-tags/')).map((r) => `${r.method} ${r.path}`);
-    expect(order).toEqual(['DELETE /ticket-tags/12', 'PUT /ticket-tags/12/9']);
+    expect(order).toEqual(['PUT /ticket-tags/12/9']);
     await waitFor(() => expect(toastTexts(wrapper)).toContain('Ticket Tag Adicionado com Sucesso!'));
     expect(api.calls('GET', '/tags/list').map((c) => String(c.query?.kanban))).toEqual(
       expect.arrayContaining(['0', '1']),

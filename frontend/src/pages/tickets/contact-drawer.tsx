@@ -12,12 +12,11 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  addTicketTag,
   createNote,
   deleteNote,
   listNotes,
   listTags,
-  removeTicketTags,
+  moveTicketToLane,
   syncContactTags,
   type TicketNote,
 } from '@/api/tags';
@@ -37,10 +36,9 @@ import { useTicketScreen } from './ticket-screen-context';
 /** Core spec §5: a note needs at least 2 characters. */
 export const NOTE_MIN = 2;
 
-/** The ticket's kanban lane: its tags cleared (DELETE /ticket-tags), then the lane's tag put, if any. */
+/** The ticket's kanban lane, by the board's own move (one conditional write; decisions D101). */
 const setTicketKanbanTag = async (ticketId: number, tagId: number | null): Promise<void> => {
-  await removeTicketTags(ticketId);
-  if (tagId !== null) await addTicketTag(ticketId, tagId);
+  await moveTicketToLane(ticketId, tagId);
 };
 /**
  * The contact drawer (core spec §2, 320 px): accept-audio toggle, picture, name (click to edit), number
