@@ -156,7 +156,10 @@ export interface Received {
 }
 
 /** What the simulated customer received on the connection (GET /simulator/{whatsappId}/messages, every page). */
-export const customerReceived = async (company: WorkspaceCompany, number: string): Promise<Received[]> => {
+export const customerReceived = async (
+  company: Pick<WorkspaceCompany, 'adminToken' | 'whatsappId'>,
+  number: string,
+): Promise<Received[]> => {
   const admin = apiAs(company.adminToken);
   const all: Received[] = [];
   let cursor = '';
@@ -175,7 +178,7 @@ export const customerReceived = async (company: WorkspaceCompany, number: string
 
 /** The simulated customer writes a text to the company. */
 export const customerWrites = async (
-  company: WorkspaceCompany,
+  company: Pick<WorkspaceCompany, 'adminToken' | 'whatsappId'>,
   customer: { number: string; name: string },
   body: string,
 ): Promise<void> => {

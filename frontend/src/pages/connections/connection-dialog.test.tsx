@@ -376,7 +376,7 @@ describe('connection dialog', () => {
 
     typeInto(wrapper, 'Redirecionar para a fila após', '15');
     expect(errorOf(wrapper, 'Fila de redirecionamento')).toBeNull();
-    typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '2,5');
+    typeInto(wrapper, 'Enviar o chatbot no máximo (vezes)', '-1');
     click(openModal(wrapper), 'Adicionar');
     expect(activeTab(wrapper)).toBe('Mensagens'); // the greeting is still missing there
     openTab(wrapper, 'chatbot');
