@@ -138,14 +138,14 @@ describe('contact import from an .xlsx', () => {
       columns: ['name', 'number', 'email'],
     });
     expect(start.status).toBe(202);
-    expect(await waitDone(t.adminToken, id, 120_000)).toMatchObject({
+    expect(await waitDone(t.adminToken, id, 400_000)).toMatchObject({
       status: 'done',
       created: 0,
       merged: 4900,
       ignored: 100,
     });
     expect(await countCompanyContacts(t.company.id)).toBe(4800);
-  }, 180_000);
+  }, 480_000);
 });
 
 describe('contact import from a messy .csv', () => {
