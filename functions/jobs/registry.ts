@@ -47,7 +47,8 @@ export const TICKS: readonly TickDefinition[] = [
     entry: 'functions/jobs/ticks/ticket-timers.ts',
     everyMinutes: 1,
     timeoutSeconds: 60,
-    description: 'Tickets whose timer is due (the NPS wait): closes them',
+    description:
+      'Tickets whose timer is due (D95): NPS wait, bot expiry, redirect, inactivity notice and auto-close; queue rotation',
   },
   {
     name: 'stats-backfill',
