@@ -4,12 +4,14 @@ import { createPlan, type Plan } from '../../functions/data/plan-repository';
 import { createQueue } from '../../functions/data/queue-repository';
 import { nextId } from '../../functions/data/counter-repository';
 import type { ChatbotOption } from '../../functions/contracts/queues';
+import { createTag } from '../../functions/data/tag-repository';
 import { createUser } from '../../functions/data/user-repository';
 
 /**
  * Demo data for the local cloud, written once on first start through the product's own repositories:
  * the platform owner's company 1 (due 2999-12-31, spec §9) with its super admin, the plans, and a demo
- * company with an admin, two attendants and two queues. A second start finds company 1 and writes nothing.
+ * company with an admin, two attendants, two queues and tags (two of them kanban lanes). A second start finds
+ * company 1 and writes nothing.
  */
 export interface SeedResult {
   seeded: boolean;
@@ -170,6 +172,18 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     passwordHash,
     profile: 'user',
     queueIds: [suporte.id],
+  });
+
+  // Tags, two of them kanban lanes (decisions D100–D102): /tags, /Kanban and /TagsKanban have something to show.
+  await createTag(demo.id, { name: 'Cliente VIP', color: '#ad1457', kanban: 0 });
+  const proposal = await createTag(demo.id, { name: 'Proposta enviada', color: '#ef6c00', kanban: 1 });
+  await createTag(demo.id, {
+    name: 'Novo lead',
+    color: '#00838f',
+    kanban: 1,
+    timeLane: 24,
+    nextLaneId: proposal.id,
+    greetingMessageLane: 'Obrigado pelo contato! Já separamos as melhores opções para você.',
   });
 
   return { seeded: true, logins: LOGINS };
