@@ -1,5 +1,5 @@
 import createWrapper from '@cloudscape-design/components/test-utils/dom';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
@@ -36,8 +36,7 @@ const settingsApi = (settings: object = {}, extra: Record<string, Route> = {}, m
 
 const openPage = async (api: ReturnType<typeof settingsApi>) => {
   const view = renderApp({ path: '/settings', adapter: api.adapter });
-  // The first render loads the page's chunk and every Cloudscape select: slow on a busy machine.
-  await waitFor(() => expect(fieldNamed(view.wrapper, 'Avaliações')).toBeTruthy(), { timeout: 60_000 });
+  await waitFor(() => expect(fieldNamed(view.wrapper, 'Avaliações')).toBeTruthy(), { timeout: 15_000 });
   return view;
 };
 
@@ -91,89 +90,4 @@ describe('settings page', () => {
     expect(await screen.findByText('Oops! Acesso Negado!', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(api.requests.some((r) => r.path.startsWith('/companySettings'))).toBe(false);
   });
-
-  it('shows a 400 of the server under the text field it names, and keeps the text typed', async () => {
-    const api = settingsApi(
-      { sendMsgTransfTicket: 'enabled', transferMessage: 'Transferido' },
-      {
-        'PUT /companySettings': () =>
-          json(400, {
-            error: 'ERR_VALIDATION',
-            message: 'Invalid setting',
-            fields: [{ field: 'body.data', reason: 'Too Long!' }],
-          }),
-      },
-    );
-    const { wrapper } = await openPage(api);
-    const field = fieldNamed(wrapper, 'Mensagem de transferência');
-    const area = field?.findControl()?.findTextarea();
-    if (!area) throw new Error('no transfer message field');
-    act(() => area.setTextareaValue('x'.repeat(20)));
-    fireEvent.blur(area.findNativeTextarea().getElement());
-
-    await waitFor(() =>
-      expect(fieldNamed(wrapper, 'Mensagem de transferência')?.findError()?.getElement().textContent).toBe('Too Long!'),
-    );
-    expect(api.sent('/companySettings')).toEqual([{ column: 'transferMessage', data: 'x'.repeat(20) }]);
-    expect(area.findNativeTextarea().getElement().value).toBe('x'.repeat(20));
-    await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
-  }, 120_000);
-
-  it('saves the company hours (scheduleType company) with PUT /companies/{id}/schedules; a bad time stays under it', async () => {
-    const api = settingsApi(
-      { scheduleType: 'company' },
-      {
-        [`PUT /companies/${ADMIN.companyId}/schedules`]: (req) => {
-          const days = (req.body as { schedules: { endTimeB: string }[] }).schedules;
-          return days[4]?.endTimeB === '12:00'
-            ? json(400, {
-                error: 'ERR_VALIDATION',
-                message: 'Invalid schedules',
-                fields: [{ field: 'body.schedules.4.endTimeB', reason: 'must end after it starts' }],
-              })
-            : json(200, req.body);
-        },
-      },
-    );
-    const { wrapper } = await openPage(api);
-    expect(tabLabels(wrapper)).toEqual(['Opções', 'Horários']);
-    act(() => wrapper.findTabs()!.findTabLinkById('schedules')!.click());
-    const time = (label: string) => {
-      const input = wrapper
-        .findAllInputs()
-        .find((i) => i.findNativeInput().getElement().getAttribute('aria-label') === label);
-      if (!input) throw new Error(`no time '${label}'`);
-      return input;
-    };
-    const errors = () => wrapper.findAllFormFields().flatMap((f) => f.findError()?.getElement().textContent ?? []);
-    const save = () => {
-      const button = wrapper.findAllButtons().find((b) => b.getElement().textContent === 'Salvar');
-      if (!button) throw new Error('no save button');
-      act(() => button.click());
-    };
-
-    act(() => time('Sexta-feira Fim (turno B)').setInputValue('12:00'));
-    save();
-    await waitFor(() => expect(toastTexts(wrapper)).toHaveLength(1));
-    expect(errors()).toEqual(['must end after it starts']);
-
-    act(() => time('Sexta-feira Fim (turno B)').setInputValue('17:00'));
-    act(() => time('Sábado Início (turno B)').setInputValue(''));
-    act(() => time('Sábado Fim (turno B)').setInputValue(''));
-    expect(errors()).toEqual([]);
-    save();
-    await waitFor(() => expect(toastTexts(wrapper)).toContain('Operação realizada com sucesso!'));
-    const sent = api.sent(`/companies/${ADMIN.companyId}/schedules`);
-    expect(sent).toHaveLength(2);
-    const saved = sent[1] as { id: number; schedules: Record<string, string>[] };
-    expect(saved.id).toBe(ADMIN.companyId);
-    expect(saved.schedules).toHaveLength(7);
-    expect(saved.schedules[4]).toMatchObject({ weekdayEn: 'friday', endTimeB: '17:00' });
-    expect(saved.schedules[5]).toMatchObject({
-      weekdayEn: 'saturday',
-      startTimeA: '08:00',
-      startTimeB: '',
-      endTimeB: '',
-    });
-  }, 120_000);
 });
