@@ -84,7 +84,8 @@ describe('connection form rules (core spec §5)', () => {
       ratingMessage: 'connections.validation.npsRatingMessage',
       queueIds: 'raw:no queue 7',
     });
-    expect(firstTabWithError(errors, ['general', 'assessments', 'schedules'])).toBe('general');
+    // The connection's queues are chosen on the Chatbot tab (decisions D98).
+    expect(firstTabWithError(errors, ['general', 'chatbot', 'assessments', 'schedules'])).toBe('chatbot');
     expect(firstTabWithError({ 'schedules.0.startTimeA': 'x' }, ['general', 'schedules'])).toBe('schedules');
   });
 });
