@@ -17,6 +17,15 @@ const run = promisify(execFile);
 
 /** Issue 20: every Lambda imported in a fresh process in under 100 ms (median), its bundle sized sensibly. */
 const MAX_BUNDLE_BYTES = 1024 * 1024;
+/**
+ * The two Lambdas that read spreadsheets (the contacts area's preview and the contact-import job, D104) carry
+ * exceljs and a SheetJS build: ~2.5 MB. They get their own ceiling until the readers move out of the
+ * request path (the preview read by the job); every other Lambda keeps 1 MB (decisions D116).
+ */
+const SPREADSHEET_BUNDLE_BYTES = 3 * 1024 * 1024;
+const SPREADSHEET_ENTRIES = new Set(['http:contacts', 'consumer:contact-import']);
+const bundleCeiling = (label: string): number =>
+  SPREADSHEET_ENTRIES.has(label) ? SPREADSHEET_BUNDLE_BYTES : MAX_BUNDLE_BYTES;
 const MAX_IMPORT_MS = 100;
 const IMPORT_RUNS = 5;
 const VARIANT_IMPORT_RUNS = 3;
@@ -251,7 +260,8 @@ const quickCheck = async (ctx: BenchContext): Promise<QuickResult> => {
     const built = await analysisBuild(ctx, e, 'bundled');
     const took = await importMs([pathToFileURL(built.outfile).href], ctx.repoRoot, {}, QUICK_IMPORT_RUNS);
     const before = recorded[e.label];
-    const sizeLimit = Math.min(MAX_BUNDLE_BYTES, before ? before.bytes * 1.5 : MAX_BUNDLE_BYTES);
+    const ceiling = bundleCeiling(e.label);
+    const sizeLimit = Math.min(ceiling, before ? before.bytes * 1.5 : ceiling);
     // A time is judged only against a median a full run recorded on this machine kind: an absolute limit
     // would fail on a loaded machine, which is noise, not a regression (decisions D116).
     const timeLimit = before ? before.importMs * QUICK_IMPORT_FACTOR : Infinity;
@@ -334,7 +344,8 @@ export const bundleSize: Benchmark = {
       );
       baseline[e.label] = { importMs: Number(deployedMs.toFixed(1)), bytes: deployedCode.byteLength };
 
-      if (deployedCode.byteLength >= MAX_BUNDLE_BYTES) misses.push(`${e.label} ${kb(deployedCode.byteLength)} KB`);
+      if (deployedCode.byteLength >= bundleCeiling(e.label))
+        misses.push(`${e.label} ${kb(deployedCode.byteLength)} KB`);
       if (deployedMs >= MAX_IMPORT_MS) misses.push(`${e.label} ${ms(deployedMs)} ms`);
       const [pkg, pkgBytes] = builds[choice].packages[0] ?? ['', 0];
       if (deployedCode.byteLength > biggest.bytes) {
