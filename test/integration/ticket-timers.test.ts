@@ -7,6 +7,7 @@ import { setTickCheckpoint } from '../../functions/data/tick-repository';
 import { getTicket, type Ticket } from '../../functions/data/ticket-repository';
 import { touchPresence } from '../../functions/data/user-presence-repository';
 import { createUser, type User } from '../../functions/data/user-repository';
+import { SHARED_READS } from '../../functions/jobs/inbound/handler';
 import { runTicketTimers, TICK_NAME } from '../../functions/jobs/ticks/ticket-timers';
 import { waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
@@ -52,9 +53,15 @@ const connectedConnection = async (name: string): Promise<number> => {
   }
 };
 
+/**
+ * Change the connection. The inbound job may reuse what it read of a connection for up to
+ * SHARED_READS.configMs (decisions D67), so the next customer message is sent only after that bound: a
+ * customer writing in the same second may still meet the old greeting, as in production.
+ */
 const configure = async (fields: Record<string, unknown>) => {
   const res = await api(t.adminToken).put(`/whatsapp/${whatsappId}`, fields);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, SHARED_READS.configMs + 100));
 };
 
 /** The customer writes from the simulated phone; answers their ticket once the message is stored. */
