@@ -1,3 +1,4 @@
+import type { MenuContent } from '../../core/pipeline/message-content';
 import { config } from '../../shared/config';
 import { DomainError } from '../../shared/errors';
 
@@ -16,7 +17,8 @@ export interface MetaPage {
 
 /** What a send is: text, or one attachment Meta fetches from a URL. */
 export type MetaOutgoing =
-  | { type: 'text'; text: string }
+  /** `menu`: a bot menu drawn as buttons, a list or quick replies where it fits (decisions D132). */
+  | { type: 'text'; text: string; menu?: MenuContent }
   | { type: 'image' | 'video' | 'audio' | 'file'; url: string; caption?: string; filename?: string };
 
 export interface GraphApi {
@@ -103,13 +105,83 @@ const call = async <T>(
   return json as T;
 };
 
-const pageMessage = (message: MetaOutgoing) =>
-  message.type === 'text'
-    ? { text: message.text }
-    : { attachment: { type: message.type, payload: { url: message.url, is_reusable: false } } };
+/** Meta's limits for drawn choices (Cloud API buttons and lists, Messenger quick replies). */
+export const MENU_LIMITS = {
+  buttons: 3,
+  buttonTitle: 20,
+  rows: 10,
+  rowTitle: 24,
+  rowDescription: 72,
+  body: 1024,
+  quickReplies: 13,
+  quickReplyTitle: 20,
+} as const;
 
-const cloudMessage = (message: MetaOutgoing) => {
-  if (message.type === 'text') return { type: 'text', text: { body: message.text, preview_url: false } };
+const cut = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/** Messenger and Instagram: a menu as quick replies under its intro; too many choices stay numbered text. */
+export const pageMessage = (message: MetaOutgoing) => {
+  if (message.type !== 'text') {
+    return { attachment: { type: message.type, payload: { url: message.url, is_reusable: false } } };
+  }
+  const menu = message.menu;
+  if (!menu || menu.choices.length > MENU_LIMITS.quickReplies) return { text: message.text };
+  return {
+    text: menu.intro,
+    quick_replies: menu.choices.map((c) => ({
+      content_type: 'text',
+      title: cut(c.title, MENU_LIMITS.quickReplyTitle),
+      payload: c.id,
+    })),
+  };
+};
+
+/**
+ * The Cloud API: a menu as reply buttons (`button`, up to 3 choices) or a list (up to 10 rows; a `button`
+ * menu with more choices is a list too); a longer menu, or an intro over the body limit, stays numbered text.
+ * Titles over Meta's limits are cut (a list row keeps the whole title in its description); the reply comes
+ * back with the choice's id, so a cut title still chooses right.
+ */
+const cloudMenu = (menu: MenuContent) => {
+  if (menu.intro.length > MENU_LIMITS.body || menu.choices.length > MENU_LIMITS.rows) return null;
+  const body = { text: menu.intro };
+  if (menu.style === 'button' && menu.choices.length <= MENU_LIMITS.buttons) {
+    return {
+      type: 'button',
+      body,
+      action: {
+        buttons: menu.choices.map((c) => ({
+          type: 'reply',
+          reply: { id: c.id, title: cut(c.title, MENU_LIMITS.buttonTitle) },
+        })),
+      },
+    };
+  }
+  return {
+    type: 'list',
+    body,
+    action: {
+      button: cut(menu.button, MENU_LIMITS.buttonTitle),
+      sections: [
+        {
+          rows: menu.choices.map((c) => ({
+            id: c.id,
+            title: cut(c.title, MENU_LIMITS.rowTitle),
+            ...(c.title.length > MENU_LIMITS.rowTitle ? { description: cut(c.title, MENU_LIMITS.rowDescription) } : {}),
+          })),
+        },
+      ],
+    },
+  };
+};
+
+export const cloudMessage = (message: MetaOutgoing) => {
+  if (message.type === 'text') {
+    const interactive = message.menu ? cloudMenu(message.menu) : null;
+    return interactive
+      ? { type: 'interactive', interactive }
+      : { type: 'text', text: { body: message.text, preview_url: false } };
+  }
   const type = message.type === 'file' ? 'document' : message.type;
   return {
     type,

@@ -1,3 +1,4 @@
+import { menuOf } from '../../core/pipeline/message-content';
 import { isReplyWindowOpen } from '../../core/pipeline/reply-window';
 import { confirmSent, failSend, planSend } from '../../core/messages/outbound-sender';
 import type { OutboundSend } from '../../core/pipeline/outbound-queue';
@@ -38,7 +39,8 @@ const outgoingOf = async (message: StoredMessage): Promise<MetaOutgoing> => {
       ...(message.filename ? { filename: message.filename } : {}),
     };
   }
-  return { type: 'text', text: message.body };
+  const menu = menuOf(message.dataJson);
+  return { type: 'text', text: message.body, ...(menu ? { menu } : {}) };
 };
 
 const refuse = async (send: OutboundSend, code: string): Promise<MetaSendOutcome> => {

@@ -121,7 +121,16 @@ const messagingEvents = (
       }
     });
     if (attachments.length === 0 && text !== undefined) {
-      drafts.push({ target, event: { ...base, providerMessageId: mid, content: { type: 'text', body: text } } });
+      // A quick reply carries the bot menu choice's id as its payload (D132).
+      const choiceId = str(obj(message.quick_reply)?.payload)?.slice(0, 64);
+      drafts.push({
+        target,
+        event: {
+          ...base,
+          providerMessageId: mid,
+          content: { type: 'text', body: text, ...(choiceId ? { choiceId } : {}) },
+        },
+      });
     }
     return drafts;
   }
@@ -339,8 +348,18 @@ const cloudMessage = (phoneNumberId: string, names: Map<string, string>, message
     case 'button':
       return [{ target, event: { ...base, content: { type: 'text', body: str(obj(message.button)?.text) ?? '' } } }];
     case 'interactive': {
+      // A pressed button or list row: its title is what the ticket shows, its id what the bot reads (D132).
       const reply = obj(part?.button_reply) ?? obj(part?.list_reply);
-      return [{ target, event: { ...base, content: { type: 'text', body: str(reply?.title) ?? '' } } }];
+      const choiceId = str(reply?.id)?.slice(0, 64);
+      return [
+        {
+          target,
+          event: {
+            ...base,
+            content: { type: 'text', body: str(reply?.title) ?? '', ...(choiceId ? { choiceId } : {}) },
+          },
+        },
+      ];
     }
     default:
       // `unsupported`, `system`, `order`…: nothing a ticket can show yet.

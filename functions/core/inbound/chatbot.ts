@@ -17,6 +17,10 @@ import { searchForm } from '../../data/keys';
  *   An option with `closeTicket` closes the ticket after its message.
  * Navigation: `#` goes back one level, `0` to the start. An answer that matches nothing re-prompts with the
  * menu; after `maxUseBotQueues` invalid answers the bot stops and the ticket waits for a person.
+ *
+ * Every menu is a numbered text; the decision also describes it (`menu`) so a channel that can draw
+ * buttons or a list does so when the company's `chatBotType` asks (decisions D132). A choice's id is what
+ * the customer would type for it, so a pressed button and a typed answer are read the same way.
  */
 export type BotStage = 'queues' | 'chatbot';
 
@@ -55,13 +59,33 @@ export interface BotTexts {
   invalidOption: string;
   back: string;
   start: string;
+  /** The back and to-start choices when the menu is drawn as buttons or a list. */
+  backChoice: string;
+  startChoice: string;
+  /** Above drawn choices when the menu has no text of its own, and the label of a list's button. */
+  choose: string;
+  listButton: string;
 }
 
 export const DEFAULT_BOT_TEXTS: BotTexts = {
   invalidOption: 'Opção inválida, por favor escolha uma das opções abaixo.',
   back: 'Digite *#* para voltar ao menu anterior',
   start: 'Digite *0* para voltar ao menu inicial',
+  backChoice: 'Voltar',
+  startChoice: 'Menu inicial',
+  choose: 'Escolha uma opção:',
+  listButton: 'Ver opções',
 };
+
+/**
+ * The menu the decision's last reply carries, for channels that draw choices (decisions D132): the text
+ * above them and the choices, each with the id a customer would type for it (its number, `#`, `0`).
+ */
+export interface BotMenu {
+  intro: string;
+  button: string;
+  choices: { id: string; title: string }[];
+}
 
 export interface BotDecision {
   replies: string[];
@@ -79,6 +103,8 @@ export interface BotDecision {
   greeted: boolean;
   /** File lists whose message and files go out after the replies, in order (decisions D93). */
   files?: number[];
+  /** The last reply is this menu (decisions D132). */
+  menu?: BotMenu;
 }
 
 const NONE: BotDecision = { replies: [], greeted: false };
@@ -90,6 +116,35 @@ const join = (...parts: string[]): string =>
     .map((p) => p.trim())
     .filter(Boolean)
     .join('\n\n');
+
+/** A menu drawn: the numbered text a customer reads anywhere, and its description for buttons and lists. */
+interface Drawn {
+  text: string;
+  menu: BotMenu;
+}
+
+const draw = (intro: string, names: readonly string[], depth: number, texts: BotTexts): Drawn => ({
+  text: join(intro, numbered(names), depth > 0 ? `${texts.back}\n${texts.start}` : ''),
+  menu: {
+    intro: intro.trim(),
+    button: texts.listButton,
+    choices: [
+      ...names.map((title, i) => ({ id: String(i + 1), title })),
+      ...(depth > 0
+        ? [
+            { id: '#', title: texts.backChoice },
+            { id: '0', title: texts.startChoice },
+          ]
+        : []),
+    ],
+  },
+});
+
+/** Another text in front of a drawn menu (the connection's greeting before a queue's, an "invalid option"). */
+const preface = (before: string, drawn: Drawn): Drawn => ({
+  text: join(before, drawn.text),
+  menu: { ...drawn.menu, intro: join(before, drawn.menu.intro) },
+});
 
 /** The option list of a level, or the options at `path` (null when the path no longer exists). */
 const levelAt = (tree: readonly ChatbotOption[], path: readonly number[]): readonly ChatbotOption[] | null => {
@@ -110,30 +165,50 @@ export const choose = <T extends { name: string }>(entries: readonly T[], body: 
   return wanted ? (entries.find((e) => searchForm(e.name) === wanted) ?? null) : null;
 };
 
-const queueMenu = (input: BotInput): { text: string; entries: BotQueue[] } => {
+const queueMenu = (input: BotInput): { drawn: Drawn; entries: BotQueue[] } => {
   const entries = input.connection.queueIds.flatMap((id) => input.queues.get(id) ?? []);
-  return { text: numbered(entries.map((q) => q.name)), entries };
+  return {
+    drawn: draw(
+      '',
+      entries.map((q) => q.name),
+      0,
+      input.texts,
+    ),
+    entries,
+  };
 };
 
-const chatbotMenu = (level: readonly ChatbotOption[], depth: number, texts: BotTexts): string =>
-  join(numbered(level.map((o) => o.name)), depth > 0 ? `${texts.back}\n${texts.start}` : '');
+const chatbotMenu = (intro: string, level: readonly ChatbotOption[], depth: number, texts: BotTexts): Drawn =>
+  draw(
+    intro,
+    level.map((o) => o.name),
+    depth,
+    texts,
+  );
+
+/** A decision whose only reply is a drawn menu. */
+const menuReply = (drawn: Drawn): Pick<BotDecision, 'replies' | 'menu'> => ({
+  replies: [drawn.text],
+  menu: drawn.menu,
+});
 
 /** A queue's file list, as the decision's `files` (absent when the queue has none). */
 const queueFiles = (queue: BotQueue): { files?: number[] } =>
   queue.fileListId == null ? {} : { files: [queue.fileListId] };
+
+const withMenu = <T extends object>(drawn: Drawn, rest: T) => ({ replies: [drawn.text], drawn, ...rest });
 
 /** Entering a queue: its greeting, and its root menu when it has a tree; its file list follows. */
 const enterQueue = (
   queue: BotQueue,
   texts: BotTexts,
   attempts = 0,
-): { replies: string[]; state: BotState; files?: number[] } =>
+): { replies: string[]; state: BotState; files?: number[]; drawn?: Drawn } =>
   queue.chatbots.length > 0
-    ? {
-        replies: [join(queue.greetingMessage, chatbotMenu(queue.chatbots, 0, texts))],
+    ? withMenu(chatbotMenu(queue.greetingMessage, queue.chatbots, 0, texts), {
         state: { stage: 'chatbot', path: [], attempts },
         ...queueFiles(queue),
-      }
+      })
     : {
         replies: queue.greetingMessage.trim() ? [queue.greetingMessage.trim()] : [],
         state: idle(attempts),
@@ -141,6 +216,14 @@ const enterQueue = (
       };
 
 export const decideBot = (input: BotInput): BotDecision => {
+  const decision = decide(input);
+  // A menu with no text of its own gets the bot's "choose" line above its drawn choices.
+  return decision.menu && !decision.menu.intro
+    ? { ...decision, menu: { ...decision.menu, intro: input.texts.choose } }
+    : decision;
+};
+
+const decide = (input: BotInput): BotDecision => {
   const { ticket, state, texts, connection } = input;
   if (ticket.status !== 'pending' || ticket.userId !== null) return NONE;
   const menu = queueMenu(input);
@@ -149,7 +232,7 @@ export const decideBot = (input: BotInput): BotDecision => {
   if (input.isNew) {
     if (ticket.queueId === null && menu.entries.length > 1) {
       return {
-        replies: [join(connection.greetingMessage, menu.text)],
+        ...menuReply(preface(connection.greetingMessage, menu.drawn)),
         next: { state: { stage: 'queues', path: [], attempts: 0 }, log: 'chatBot' },
         greeted: true,
       };
@@ -161,7 +244,7 @@ export const decideBot = (input: BotInput): BotDecision => {
     const greeting = input.settings.sendGreetingMessageOneQueues === 'disabled' ? '' : connection.greetingMessage;
     const entered = enterQueue(queue, texts);
     return {
-      replies: [join(greeting, ...entered.replies)],
+      ...menuReply(preface(greeting, entered.drawn!)),
       next: { state: entered.state, log: 'chatBot' },
       greeted: true,
       ...(entered.files ? { files: entered.files } : {}),
@@ -169,14 +252,14 @@ export const decideBot = (input: BotInput): BotDecision => {
   }
 
   if (state.stage === null) return NONE;
-  const invalid = (reprompt: string): BotDecision => {
+  const invalid = (reprompt: Drawn): BotDecision => {
     const attempts = state.attempts + 1;
     if (attempts >= connection.maxUseBotQueues) {
       // Too many wrong answers: the bot stops and the ticket waits for a person.
       return { replies: [], next: { state: idle(attempts), log: 'chatBot' }, greeted: false };
     }
     return {
-      replies: [join(texts.invalidOption, reprompt)],
+      ...menuReply(preface(texts.invalidOption, reprompt)),
       next: { state: { ...state, attempts }, log: 'chatBot' },
       greeted: false,
     };
@@ -185,10 +268,11 @@ export const decideBot = (input: BotInput): BotDecision => {
   if (state.stage === 'queues') {
     if (ticket.queueId !== null) return NONE; // a person put it in a queue meanwhile
     const queue = choose(menu.entries, input.body);
-    if (!queue) return invalid(menu.text);
+    if (!queue) return invalid(menu.drawn);
     const entered = enterQueue(queue, texts, state.attempts);
     return {
       replies: entered.replies,
+      ...(entered.drawn ? { menu: entered.drawn.menu } : {}),
       next: { state: entered.state, queueId: queue.id, log: 'queue' },
       greeted: false,
       ...(entered.files ? { files: entered.files } : {}),
@@ -202,7 +286,7 @@ export const decideBot = (input: BotInput): BotDecision => {
   const level = levelAt(queue.chatbots, state.path);
   if (level === null || answer === '0') {
     return {
-      replies: [join(queue.greetingMessage, chatbotMenu(queue.chatbots, 0, texts))],
+      ...menuReply(chatbotMenu(queue.greetingMessage, queue.chatbots, 0, texts)),
       next: { state: { stage: 'chatbot', path: [], attempts: state.attempts }, log: 'chatBot' },
       greeted: false,
     };
@@ -212,18 +296,20 @@ export const decideBot = (input: BotInput): BotDecision => {
     const parent =
       path.length === 0 ? null : levelAt(queue.chatbots, path.slice(0, -1))?.find((o) => o.id === path.at(-1));
     return {
-      replies: [
-        join(
+      ...menuReply(
+        chatbotMenu(
           parent ? parent.greetingMessage : queue.greetingMessage,
-          chatbotMenu(levelAt(queue.chatbots, path) ?? [], path.length, texts),
+          levelAt(queue.chatbots, path) ?? [],
+          path.length,
+          texts,
         ),
-      ],
+      ),
       next: { state: { ...state, path }, log: 'chatBot' },
       greeted: false,
     };
   }
   const option = choose(level, answer);
-  if (!option) return invalid(chatbotMenu(level, state.path.length, texts));
+  if (!option) return invalid(chatbotMenu('', level, state.path.length, texts));
 
   const reply = option.greetingMessage.trim();
   const close = option.closeTicket;
@@ -232,7 +318,7 @@ export const decideBot = (input: BotInput): BotDecision => {
       if (option.options.length > 0) {
         const path = [...state.path, option.id];
         return {
-          replies: [join(reply, chatbotMenu(option.options, path.length, texts))],
+          ...menuReply(chatbotMenu(reply, option.options, path.length, texts)),
           next: {
             state: { stage: 'chatbot', path, attempts: state.attempts },
             log: 'chatBot',
@@ -254,6 +340,7 @@ export const decideBot = (input: BotInput): BotDecision => {
       const entered = enterQueue(target, texts, state.attempts);
       return {
         replies: [reply, ...entered.replies].filter(Boolean),
+        ...(entered.drawn ? { menu: entered.drawn.menu } : {}),
         next: { state: entered.state, queueId: target.id, log: 'queue', ...(close ? { close } : {}) },
         greeted: false,
         ...(entered.files ? { files: entered.files } : {}),

@@ -40,7 +40,13 @@ import { toContactView, toMessageView } from '../tickets/ticket-views';
 import { upsertContact, contactSubjectOf } from './contact-upsert';
 import type { InboundAck, InboundDelete, InboundEdit, InboundEvent, InboundMessage } from '../pipeline/inbound-event';
 import type { ReadScope } from '../../data/read-scope';
-import { lastMessagePreview, storedContent, type StoredContent } from '../pipeline/message-content';
+import {
+  answerOf,
+  lastMessagePreview,
+  storedContent,
+  type MenuContent,
+  type StoredContent,
+} from '../pipeline/message-content';
 import { route, type AutomaticReply } from './routing';
 import { handleRatingReply } from '../tickets/nps';
 import { findOrCreateTicket } from './ticket-find-or-create';
@@ -545,7 +551,7 @@ const answerAutomatically = async (
             path: ticket.botPath ?? [],
             attempts: ticket.amountUsedBotQueues ?? 0,
           },
-          body: trigger.body,
+          body: answerOf(trigger),
           connection: { ...connection, maxUseBotQueues: connection.maxUseBotQueues || 3 },
           queues: botQueues(queues),
           settings,
@@ -558,12 +564,17 @@ const answerAutomatically = async (
   }
   if (!bot) return;
   for (const [i, body] of bot.replies.entries()) {
+    // The last reply may be a menu: drawn as buttons or a list where the company asks (decisions D132).
+    const menu =
+      bot.menu && i === bot.replies.length - 1 && settings.chatBotType !== 'text'
+        ? { style: settings.chatBotType === 'button' ? ('button' as const) : ('list' as const), ...bot.menu }
+        : undefined;
     after = await sendAutomaticReply(
       scope,
       event,
       ticket,
       contact,
-      { kind: 'chatBot', body },
+      { kind: 'chatBot', body, ...(menu ? { menu } : {}) },
       after,
       `bot:${event.providerMessageId}:${i}`,
     );
@@ -851,7 +862,7 @@ const sendAutomaticReply = async (
   event: InboundMessage,
   ticket: Ticket,
   contact: Contact,
-  reply: AutomaticReply & { media?: ReplyMedia },
+  reply: AutomaticReply & { media?: ReplyMedia; menu?: MenuContent },
   after: StoredMessage,
   /** What makes the reply unique: its kind (once a ticket) unless the caller names more (the bot's steps). */
   seed: string = reply.kind,
@@ -876,6 +887,7 @@ const sendAutomaticReply = async (
     ...(reply.media
       ? { mediaKey: reply.media.mediaKey, mimetype: reply.media.mimetype, filename: reply.media.filename }
       : {}),
+    ...(reply.menu ? { dataJson: JSON.stringify({ menu: reply.menu }) } : {}),
     fromMe: true,
     isPrivate: false,
     isDeleted: false,

@@ -87,7 +87,8 @@ const media = {
 };
 
 export const contentSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), body: z.string().max(65_536) }),
+  /** `choiceId`: the id of the button or list row the customer pressed (a bot menu's choice; D132). */
+  z.object({ type: z.literal('text'), body: z.string().max(65_536), choiceId: z.string().max(64).optional() }),
   z.object({ type: z.literal('image'), ...media, viewOnce: z.boolean().optional() }),
   z.object({ type: z.literal('video'), ...media, viewOnce: z.boolean().optional() }),
   /** `voice`: recorded in the app (push-to-talk), as opposed to an audio file sent as such. */

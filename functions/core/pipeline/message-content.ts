@@ -18,12 +18,52 @@ export interface StoredContent {
 
 export const LAST_MESSAGE_LENGTH = 200;
 
+/**
+ * A bot menu stored with its message (`dataJson.menu`; decisions D132): the message's body is the numbered
+ * text every channel can show; channels that draw choices send `choices` as buttons or a list instead.
+ * A choice's id is what the customer would type for it, and comes back as the reply's `choiceId`.
+ */
+export interface MenuContent {
+  style: 'list' | 'button';
+  /** The text above the choices. */
+  intro: string;
+  /** The label of the button that opens a list. */
+  button: string;
+  choices: { id: string; title: string }[];
+}
+
+const parsed = (dataJson: string | undefined): Record<string, unknown> | null => {
+  if (!dataJson) return null;
+  try {
+    const value: unknown = JSON.parse(dataJson);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The menu a stored message carries, if any. */
+export const menuOf = (dataJson: string | undefined): MenuContent | null => {
+  const menu = parsed(dataJson)?.menu as MenuContent | undefined;
+  return menu && Array.isArray(menu.choices) && menu.choices.length > 0 ? menu : null;
+};
+
+/** What a customer's message answers a menu with: the pressed choice's id, else what they typed. */
+export const answerOf = (message: { body: string; dataJson?: string }): string => {
+  const choiceId = parsed(message.dataJson)?.choiceId;
+  return typeof choiceId === 'string' && choiceId ? choiceId : message.body;
+};
+
 const json = (value: Record<string, unknown>): string => JSON.stringify(value);
 
 export const storedContent = (content: InboundContent): StoredContent => {
   switch (content.type) {
     case 'text':
-      return { body: content.body, mediaType: 'chat' };
+      return {
+        body: content.body,
+        mediaType: 'chat',
+        ...(content.choiceId ? { dataJson: json({ choiceId: content.choiceId }) } : {}),
+      };
     case 'image':
     case 'video':
     case 'audio':

@@ -192,6 +192,8 @@ export interface RoutingSettings {
   DirectTicketsToWallets: boolean;
   sendQueuePosition: string;
   sendQueuePositionMessage: string;
+  /** How bot menus are drawn where the channel can (text, list, button; decisions D132). */
+  chatBotType: string;
 }
 
 const settingOf = (stored: Record<string, unknown>, column: CompanySettingColumn): string =>
@@ -218,6 +220,7 @@ export const routingSettings = (scope: ReadScope, companyId: number): Promise<Ro
       DirectTicketsToWallets: (stored.DirectTicketsToWallets ?? false) === true,
       sendQueuePosition: settingOf(stored, 'sendQueuePosition'),
       sendQueuePositionMessage: settingOf(stored, 'sendQueuePositionMessage'),
+      chatBotType: settingOf(stored, 'chatBotType'),
     };
   });
 
