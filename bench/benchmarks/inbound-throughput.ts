@@ -6,13 +6,15 @@ import { signAccessToken } from '../../functions/core/access-token';
 import { db } from '../../functions/data/client';
 import { createCompany } from '../../functions/data/company-repository';
 import { createPlan } from '../../functions/data/plan-repository';
+import { createQueue } from '../../functions/data/queue-repository';
 import { createUser } from '../../functions/data/user-repository';
 import type { LocalCloud } from '../../infra/local/cloud';
 import type { Benchmark, BenchContext } from '../benchmark';
 import { markdownTable, ms, percentile } from '../stats';
 
 /**
- * Issue 4, item 10: simulated customers write at rising rates through the whole inbound path — the
+ * Issue 4, item 10 (and issue 13, item 12: with the chatbot routing every message): simulated customers
+ * write at rising rates through the whole inbound path — the
  * simulator's HTTP API, the connection's outbox, the WhatsApp worker (a child process) holding the
  * session, the inbound FIFO queue, the inbound job, DynamoDB, the WebSocket fan-out — and an admin's
  * socket receives each `company-{id}-appMessage`. Measured: messages per second sustained, latency from
@@ -44,6 +46,16 @@ const GOAL_P99_MS = 300;
 /** Delivered ÷ offered at or above this is keeping up (send timers jitter by about 1 %). */
 const KEEPING_UP = 0.98;
 const MEMORY_SESSIONS = 20;
+/**
+ * Routing (issue 13, item 12): the connection has two queues, one with a chatbot tree, and a greeting, so
+ * every message runs the routing rules and the bot. Each step's customers are new (their numbers carry the
+ * step), so every step opens tickets: the first message gets the greeting and the queue menu, and — the
+ * customers' texts being no option — the next ones the "invalid option" menu until `maxUseBotQueues`
+ * (the spec's default, 3) ends the bot: 3 bot replies per customer. The last step raises maxUseBotQueues
+ * so the bot answers every message it gets.
+ */
+const BOT_MAX_TRIES = 3;
+const EVERY_MESSAGE = { rate: 100, seconds: 10, maxTries: 100 } as const;
 /** One step through the simulator's HTTP path, for reference (it serialises a connection's customers). */
 const SIMULATOR_RATE = 10;
 
@@ -124,6 +136,8 @@ const dynamoCpuMs = (port: string): number => {
 };
 
 interface StepResult {
+  /** The step's number (its customers' numbers carry it). */
+  step: number;
   path: string;
   rate: number;
   seconds: number;
@@ -149,7 +163,7 @@ export const inboundThroughput: Benchmark = {
   name: 'inbound-throughput',
   description:
     'Simulated customers at rising rates: inbound messages per second delivered and send → attendant socket latency, with losses and duplicates; worker memory per session.',
-  goal: `≥ ${GOAL_RATE} msg/s with p99 < ${GOAL_P99_MS} ms, zero loss, zero duplicates`,
+  goal: `≥ ${GOAL_RATE} msg/s with p99 < ${GOAL_P99_MS} ms, zero loss, zero duplicates, with chatbot routing on every message and zero duplicate bot replies`,
   needsCloud: false,
   run: async (ctx: BenchContext) => {
     // Its own local cloud: the inbound path needs the pollers and the WhatsApp worker the shared one omits.
@@ -209,6 +223,35 @@ export const inboundThroughput: Benchmark = {
       const api = apiFor(cloud, token);
       ctx.log('creating and scanning a connection...');
       const whatsappId = await connectedConnection(api, 'Bench');
+      // Routing on: two queues (one with a chatbot tree), the greeting and the queue menu (issue 13).
+      const sales = await createQueue(company.id, { name: 'Vendas', color: '#1a2b3c', greetingMessage: 'Vendas!' });
+      const leaf = (id: number, name: string) => ({
+        id,
+        name,
+        queueType: 'text' as const,
+        greetingMessage: `Sobre ${name}`,
+        closeTicket: false,
+        optQueueId: null,
+        optUserId: null,
+        optIntegrationId: null,
+        optFileId: null,
+        options: [],
+      });
+      const support = await createQueue(company.id, {
+        name: 'Suporte',
+        color: '#3c2b1a',
+        greetingMessage: 'Suporte: escolha o assunto',
+        chatbots: [leaf(1, 'Internet'), leaf(2, 'Telefone'), leaf(3, 'Outros')],
+      });
+      const configure = async (maxUseBotQueues: number) => {
+        const res = await api.call('PUT', `/whatsapp/${whatsappId}`, {
+          queueIds: [sales.id, support.id],
+          greetingMessage: 'Olá! Escolha o setor:',
+          maxUseBotQueues,
+        });
+        if (res.status !== 200) throw new Error(`PUT /whatsapp answered ${res.status}: ${JSON.stringify(res.body)}`);
+      };
+      await configure(BOT_MAX_TRIES);
 
       // The attendant side: one admin socket, every appMessage create matched to its send by body.
       const sentAt = new Map<string, number>();
@@ -285,6 +328,8 @@ export const inboundThroughput: Benchmark = {
       const dynamoPort = new URL(cloud.dynamodb.endpoint).port;
 
       let stepNo = 0;
+      /** Each step's customers: new numbers (the step's number in them), and how many messages each sent. */
+      const stepNumbers = new Map<number, Map<string, number>>();
       const runStep = async (path: string, rate: number, send: Send, seconds = STEP_SECONDS): Promise<StepResult> => {
         stepNo += 1;
         const total = rate * seconds;
@@ -305,7 +350,10 @@ export const inboundThroughput: Benchmark = {
           const body = `bench ${path} ${rate} ${i} ${stamp} ${stepNo}`;
           bodies.push(body);
           sentAt.set(body, performance.now());
-          const number = `5511${String(900_000_000 + ((i + rate) % CUSTOMERS)).padStart(9, '0')}`;
+          const number = `55119${String(stepNo).padStart(2, '0')}${String(i % CUSTOMERS).padStart(6, '0')}`;
+          const counts = stepNumbers.get(stepNo) ?? new Map<string, number>();
+          counts.set(number, (counts.get(number) ?? 0) + 1);
+          stepNumbers.set(stepNo, counts);
           sends.push(
             send(number, i, body).then(
               (ok) => {
@@ -353,6 +401,41 @@ export const inboundThroughput: Benchmark = {
           sustained: received > 1 ? (received - 1) / ((lastArrival - firstArrival) / 1000) : 0,
           latencies,
           ...measured,
+          step: stepNo,
+        };
+      };
+
+      /** What the customers' phones received from the bot, against what it should have sent: once each. */
+      const receivedBy = async (number: string): Promise<number> => {
+        let n = 0;
+        let cursor: string | null = null;
+        do {
+          const query = new URLSearchParams({ number, limit: '100', ...(cursor ? { cursor } : {}) });
+          const page = await api.call('GET', `/simulator/${whatsappId}/messages?${query}`);
+          if (page.status !== 200) throw new Error(`GET simulator messages answered ${page.status}`);
+          n += (page.body.messages as unknown[]).length;
+          cursor = page.body.hasMore ? (page.body.nextCursor as string) : null;
+        } while (cursor);
+        return n;
+      };
+      const botReplies = async (step: number, maxTries: number) => {
+        const counts = stepNumbers.get(step) ?? new Map<string, number>();
+        const expected = [...counts.values()].reduce((sum, sent) => sum + Math.min(sent, maxTries), 0);
+        // The replies go out after the customers' messages are stored: give the sends time to finish.
+        let got: number[] = [];
+        const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+        for (;;) {
+          got = await Promise.all([...counts.keys()].map(receivedBy));
+          const total = got.reduce((a, b) => a + b, 0);
+          if (total >= expected || Date.now() > deadline) break;
+          await sleep(500);
+        }
+        const perNumber = [...counts.values()].map((sent, i) => ({ want: Math.min(sent, maxTries), got: got[i]! }));
+        return {
+          expected,
+          received: got.reduce((a, b) => a + b, 0),
+          duplicates: perNumber.reduce((sum, x) => sum + Math.max(0, x.got - x.want), 0),
+          missing: perNumber.reduce((sum, x) => sum + Math.max(0, x.want - x.got), 0),
         };
       };
 
@@ -360,12 +443,26 @@ export const inboundThroughput: Benchmark = {
       for (const w of WARM_UP) steps.push(await runStep('warm-up (not counted)', w.rate, fromWorkerSink, w.seconds));
       for (const step of STEPS) steps.push(await runStep('worker sink', step.rate, fromWorkerSink, step.seconds));
       steps.push(await runStep('simulator HTTP', SIMULATOR_RATE, throughSimulator));
+      ctx.log('counting the bot replies on the simulated phones...');
+      const bot = new Map<number, Awaited<ReturnType<typeof botReplies>>>();
+      for (const s of steps) bot.set(s.step, await botReplies(s.step, BOT_MAX_TRIES));
+      // The bot answering every message: maxUseBotQueues high enough that no customer runs out.
+      await configure(EVERY_MESSAGE.maxTries);
+      await sleep(2_000); // the inbound job's shared read of the connection lasts a second (D67)
+      const every = await runStep(
+        'worker sink, bot answers every message',
+        EVERY_MESSAGE.rate,
+        fromWorkerSink,
+        EVERY_MESSAGE.seconds,
+      );
+      steps.push(every);
+      bot.set(every.step, await botReplies(every.step, EVERY_MESSAGE.maxTries));
       socket.close();
 
       // Memory: the worker's resident size with one session, then with MEMORY_SESSIONS more.
       const pid = cloud.worker?.pid;
       const blanks = (n: number) => Array.from({ length: n }, () => '');
-      let memoryRow: (string | number)[] = ['worker memory per session', 'n/a', ...blanks(12)];
+      let memoryRow: (string | number)[] = ['worker memory per session', 'n/a', ...blanks(13)];
       let perSession = NaN;
       if (pid) {
         const before = rssKb(pid);
@@ -384,10 +481,23 @@ export const inboundThroughput: Benchmark = {
             MEMORY_SESSIONS + 1
           }`,
           perSessionText,
-          ...blanks(12),
+          ...blanks(13),
         ];
       }
 
+      const botCell = (step: number) => {
+        const b = bot.get(step);
+        return b ? `${b.expected} / ${b.received - b.duplicates} / ${b.duplicates}` : '—';
+      };
+      const botClean = [...bot.values()].every((b) => b.duplicates === 0 && b.missing === 0);
+      const botTotals = [...bot.values()].reduce(
+        (t, b) => ({
+          expected: t.expected + b.expected,
+          duplicates: t.duplicates + b.duplicates,
+          missing: t.missing + b.missing,
+        }),
+        { expected: 0, duplicates: 0, missing: 0 },
+      );
       const table = markdownTable(
         [
           'path',
@@ -397,6 +507,7 @@ export const inboundThroughput: Benchmark = {
           'received',
           'lost',
           'duplicates',
+          'bot replies: due / on the phones / duplicated',
           'delivered (msg/s)',
           'p50 (ms)',
           'p99 (ms)',
@@ -414,6 +525,7 @@ export const inboundThroughput: Benchmark = {
             s.received,
             s.sent - s.received,
             s.duplicates,
+            botCell(s.step),
             s.sustained.toFixed(0),
             s.latencies.length ? ms(percentile(s.latencies, 50), 0) : '—',
             s.latencies.length ? ms(percentile(s.latencies, 99), 0) : '—',
@@ -424,7 +536,7 @@ export const inboundThroughput: Benchmark = {
           ]),
           memoryRow,
         ],
-        ['l', ...blanks(13).map(() => 'r' as const)],
+        ['l', ...blanks(14).map(() => 'r' as const)],
       );
       const sink = steps.filter((x) => x.path === 'worker sink');
       const top = sink[sink.length - 1]!;
@@ -433,7 +545,8 @@ export const inboundThroughput: Benchmark = {
       // Keeping up: every message delivered at the offered rate, within the 2 % the send timers jitter by
       // (decisions D84); a pipeline that falls behind also shows it in its p99, which keeps growing.
       const keptUp = top.sustained >= top.rate * KEEPING_UP;
-      const goalMet = top.rate >= GOAL_RATE && keptUp && topP99 < GOAL_P99_MS && clean;
+      const goalMet = top.rate >= GOAL_RATE && keptUp && topP99 < GOAL_P99_MS && clean && botClean;
+      const everyP99 = every.latencies.length ? percentile(every.latencies, 99) : Infinity;
       return {
         table,
         goalMet,
@@ -441,11 +554,23 @@ export const inboundThroughput: Benchmark = {
           `At ${top.rate} msg/s offered (after ${WARM_UP.reduce((n, w) => n + w.seconds, 0)} s of warm-up): ` +
           `${top.sustained.toFixed(0)} msg/s delivered${keptUp ? ' (kept up)' : ' (fell behind)'}, ` +
           `p50 ${top.latencies.length ? ms(percentile(top.latencies, 50), 0) : '—'} ms, p99 ${ms(topP99, 0)} ms, ` +
-          `${top.sent - top.received} lost, ${top.duplicates} duplicates` +
+          `${top.sent - top.received} lost, ${top.duplicates} duplicates; chatbot routing on every message, ` +
+          `${botTotals.expected} bot replies due, ${botTotals.missing} missing, ${botTotals.duplicates} duplicated; ` +
+          `with the bot answering every message at ${every.rate} msg/s: ${every.sustained.toFixed(0)} msg/s, ` +
+          `p99 ${ms(everyP99, 0)} ms` +
           (Number.isFinite(perSession)
             ? `; worker memory per simulator session ${perSession < 50 ? 'under 50 KB' : `about ${perSession.toFixed(0)} KB`}.`
             : '.'),
         notes:
+          '**Routing is on for every row** (issue 13, item 12): the connection has a greeting and two queues, ' +
+          'one with a chatbot tree, so each message runs the routing rules (hours, LGPD, landing) and the bot. ' +
+          `Each step\u2019s ${CUSTOMERS} customers are new, so every step opens ${CUSTOMERS} tickets: the first ` +
+          'message gets the greeting with the queue menu and, the customers\u2019 texts being no option, the next ' +
+          `ones the \u201cinvalid option\u201d menu until maxUseBotQueues (${BOT_MAX_TRIES}, the spec\u2019s default) ends ` +
+          'the bot. **Bot replies** counts what the simulated phones received against what the rule says is ' +
+          'due (each reply once). The last row raises maxUseBotQueues so the bot answers every message: each ' +
+          'message then also stores the bot\u2019s reply, moves the ticket\u2019s bot state and goes out through the ' +
+          'outbound job and the worker. ' +
           '**worker sink** rows hand each message to `enqueueInbound` as the worker\u2019s session does when ' +
           'Baileys delivers it (decisions D31), so they measure the pipeline the goal is about: the inbound FIFO ' +
           'queue (fauxqs), the inbound job run by the local poller (up to 4 batches at once, as a Lambda event ' +

@@ -8,6 +8,9 @@ import { createQueue } from '../../functions/data/queue-repository';
 import { getTicket, listTicketLog, type Ticket } from '../../functions/data/ticket-repository';
 import type { ChatbotOption } from '../../functions/contracts/queues';
 import { DEFAULT_BOT_TEXTS } from '../../functions/core/inbound/chatbot';
+import { handleMessageRun } from '../../functions/core/inbound/inbound-service';
+import { inboundEventSchema, type InboundMessage } from '../../functions/core/pipeline/inbound-event';
+import { ReadScope } from '../../functions/data/read-scope';
 import { someConnection, waitFor } from '../helpers/connections';
 import { freshCompany, type TestCompany } from '../helpers/fixtures';
 
@@ -173,5 +176,36 @@ describe('the chatbot through the inbound pipeline', () => {
     const messages = await listTicketMessages(t.company.id, sentinel.ticket.id);
     const menus = messages.filter((m) => m.triggeredBy === event.providerMessageId);
     expect(menus).toHaveLength(1);
+  });
+
+  it('messages of one chat handled as one run are each answered on the state the one before left', async () => {
+    const number = phone();
+    const event = (body: string): InboundMessage =>
+      inboundEventSchema.parse({
+        kind: 'message',
+        companyId: t.company.id,
+        whatsappId: connection.id,
+        chat: { id: `${number}@s.whatsapp.net` },
+        providerMessageId: pid(),
+        fromMe: false,
+        timestamp: new Date().toISOString(),
+        contact: { phone: number, pushName: 'Cliente' },
+        content: { type: 'text', body },
+      }) as InboundMessage;
+    // Three messages the inbound job got in one batch: the menu, an invalid answer, then a choice.
+    const run = [event('Oi'), event('quero pagar'), event('2')];
+    expect(await handleMessageRun(run, new ReadScope())).toEqual(['stored', 'stored', 'stored']);
+    const ref = await getProviderRef(t.company.id, connection.id, run[0]!.providerMessageId);
+    const messages = await listTicketMessages(t.company.id, ref!.ticketId);
+    const answer = (e: InboundMessage) =>
+      messages.filter((m) => m.triggeredBy === e.providerMessageId).map((m) => m.body);
+    expect(answer(run[0]!)).toEqual(['Olá! Escolha o setor:\n\n*1* - Vendas\n*2* - Financeiro']);
+    expect(answer(run[1]!)).toEqual([`${DEFAULT_BOT_TEXTS.invalidOption}\n\n*1* - Vendas\n*2* - Financeiro`]);
+    expect(answer(run[2]!)).toEqual(['Financeiro, em que posso ajudar?\n\n*1* - Boletos']);
+    expect(await getTicket(t.company.id, ref!.ticketId)).toMatchObject({
+      botStage: 'chatbot',
+      amountUsedBotQueues: 1,
+      botTrigger: run[2]!.providerMessageId,
+    });
   });
 });

@@ -395,8 +395,22 @@ const announceRun = async (prepared: PreparedRun, current: Ticket, scope: ReadSc
     })),
     { channel: 'ticket', action: 'update', ticket: ticketView },
   ]);
+  // Each message is answered on the ticket as the one before left it: a bot step, a consent or a rating
+  // changes it, and the next message must neither decide on the old state nor fail the run's retry on the
+  // old version (found by the routing benchmark, issue 13).
+  let ticket = current;
+  let person = contact;
   for (let i = 0; i < events.length; i += 1) {
-    await answerAutomatically(scope, events[i]!, connection, current, contact, run.messages[i]!);
+    const changed = await answerAutomatically(scope, events[i]!, connection, ticket, person, run.messages[i]!);
+    if (changed && i < events.length - 1) {
+      const [fresh, freshContact] = await Promise.all([
+        getTicket(ticket.companyId, ticket.id),
+        getContact(ticket.companyId, ticket.contactId),
+      ]);
+      if (!fresh) break; // deleted meanwhile: nothing left to answer on
+      ticket = fresh;
+      person = freshContact ?? person;
+    }
   }
   return events.map(() => 'stored');
 };
@@ -478,6 +492,7 @@ export const handleMessageRuns = async (
 
 // ------------------------------------------------------------------------------------------- routing
 
+/** Routing for one stored message. Answers whether it changed the ticket (or its contact). */
 const answerAutomatically = async (
   scope: ReadScope,
   event: InboundMessage,
@@ -485,15 +500,16 @@ const answerAutomatically = async (
   read: Ticket,
   readContact: Contact,
   trigger: StoredMessage,
-): Promise<void> => {
-  if (event.fromMe || event.chat.isGroup) return; // nothing to decide: skip the reads
+): Promise<boolean> => {
+  if (event.fromMe || event.chat.isGroup) return false; // nothing to decide: skip the reads
   if (read.status === 'nps') {
     // The contact answers the rating question (D46). Only the ticket's latest message counts, so a
     // redelivery after the answer was handled (or asked again) changes nothing.
     if (read.lastMsgSk === messageSortKey(trigger.ulid)) {
       await handleRatingReply(scope, read, readContact, connection, trigger.body);
+      return true;
     }
-    return;
+    return false;
   }
   const { companyId } = read;
   const [settings, timeZone, queues] = await Promise.all([
@@ -520,7 +536,7 @@ const answerAutomatically = async (
     });
     if (consent.action !== 'none') {
       const accepted = await carryOutConsent(scope, event, ticket, contact, trigger, consent);
-      if (!accepted) return;
+      if (!accepted) return true;
       // Accepted: routing goes on as for a new ticket, its opening message being this answer.
       ({ ticket, contact } = accepted);
       isNew = true;
@@ -562,7 +578,8 @@ const answerAutomatically = async (
     if (reply.kind === 'greeting' && bot?.greeted) continue;
     after = await sendAutomaticReply(scope, event, ticket, contact, reply, after, reply.key);
   }
-  if (!bot) return;
+  const consented = ticket !== read;
+  if (!bot) return consented;
   for (const [i, body] of bot.replies.entries()) {
     // The last reply may be a menu: drawn as buttons or a list where the company asks (decisions D132).
     const menu =
@@ -583,7 +600,9 @@ const answerAutomatically = async (
     after = await sendFileList(scope, event, ticket, contact, fileListId, after);
   }
   const next = await landing(scope, event, ticket, contact, bot.next, isNew, after, { settings, timeZone });
-  if (next) await applyBotStep(scope, ticket, contact, event.providerMessageId, next);
+  if (!next) return consented;
+  await applyBotStep(scope, ticket, contact, event.providerMessageId, next);
+  return true;
 };
 
 /**
