@@ -5,13 +5,15 @@ import { createQueue } from '../../functions/data/queue-repository';
 import { nextId } from '../../functions/data/counter-repository';
 import type { ChatbotOption } from '../../functions/contracts/queues';
 import { createTag } from '../../functions/data/tag-repository';
+import { seedDemoHistory } from './seed-history';
 import { createUser } from '../../functions/data/user-repository';
 
 /**
  * Demo data for the local cloud, written once on first start through the product's own repositories:
  * the platform owner's company 1 (due 2999-12-31, spec §9) with its super admin, the plans, and a demo
- * company with an admin, two attendants, two queues and tags (two of them kanban lanes). A second start finds
- * company 1 and writes nothing.
+ * company with an admin, two attendants, two queues, tags (two of them kanban lanes), a simulator
+ * connection and two weeks of worked tickets (seed-history.ts). A second start finds company 1 and writes
+ * nothing.
  */
 export interface SeedResult {
   seeded: boolean;
@@ -54,7 +56,7 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     isPublic: false,
     ...allFeatures,
   });
-  const basic = await createPlan({
+  await createPlan({
     name: 'Básico',
     users: 3,
     connections: 1,
@@ -67,7 +69,7 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     useIntegrations: false,
     useExternalApi: false,
   });
-  await createPlan({
+  const professional = await createPlan({
     name: 'Profissional',
     users: 10,
     connections: 3,
@@ -103,7 +105,8 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     email: 'admin@demo.zapdesk.local',
     phone: '5511999990000',
     document: '',
-    planId: basic.id,
+    // Every area on (campaigns, schedules, integrations…), so the demo can show each of them.
+    planId: professional.id,
     status: true,
     recurrence: 'MENSAL',
     dueDate: inDays(30),
@@ -159,14 +162,14 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     queueIds: [vendas.id, suporte.id],
     showDashboard: 'enabled',
   });
-  await createUser(demo.id, {
+  const ana = await createUser(demo.id, {
     name: 'Ana Atendente',
     email: LOGINS[2]!.email,
     passwordHash,
     profile: 'user',
     queueIds: [vendas.id],
   });
-  await createUser(demo.id, {
+  const bruno = await createUser(demo.id, {
     name: 'Bruno Atendente',
     email: LOGINS[3]!.email,
     passwordHash,
@@ -184,6 +187,14 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     timeLane: 24,
     nextLaneId: proposal.id,
     greetingMessageLane: 'Obrigado pelo contato! Já separamos as melhores opções para você.',
+  });
+
+  // A simulator connection on both queues and two weeks of worked tickets: the dashboard, /reports and
+  // /contacts have history (seed-history.ts).
+  await seedDemoHistory({
+    companyId: demo.id,
+    queues: { vendas: vendas.id, suporte: suporte.id },
+    attendants: { vendas: ana.id, suporte: bruno.id },
   });
 
   return { seeded: true, logins: LOGINS };
