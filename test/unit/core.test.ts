@@ -77,6 +77,25 @@ describe('error mapping', () => {
     expect(res.headers?.['Retry-After']).toBe('2');
   });
 
+  it('a dependency timing out, unreachable or failing on its side is a 503 to retry, not a 500', () => {
+    const sdkServerFault = Object.assign(new Error('We encountered an internal error'), {
+      name: 'InternalError',
+      $fault: 'server',
+    });
+    const timeout = Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4566'), { code: 'ECONNREFUSED' });
+    const wrapped = new Error('fetch failed', { cause: { code: 'ECONNRESET' } });
+    for (const err of [sdkServerFault, timeout, refused, wrapped]) {
+      const res = toErrorResponse(err);
+      expect(res.statusCode).toBe(503);
+      expect(JSON.parse(String(res.body))).toMatchObject({ error: 'ERR_SERVICE_UNAVAILABLE' });
+    }
+    // A bug stays a 500, without internals.
+    const bug = toErrorResponse(new TypeError("Cannot read properties of undefined (reading 'id')"));
+    expect(bug.statusCode).toBe(500);
+    expect(JSON.parse(String(bug.body))).toEqual({ error: 'ERR_INTERNAL', message: 'Internal error' });
+  });
+
   it('answers domain details and fields without internals', () => {
     const res = toErrorResponse(new Conflict('ERR_OTHER_OPEN_TICKET', 'open elsewhere', { uuid: 'u', userId: 2 }));
     expect(res.statusCode).toBe(409);

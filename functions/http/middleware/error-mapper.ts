@@ -11,13 +11,31 @@ const THROTTLING = new Set([
   'TooManyRequestsException',
 ]);
 
+/** Network failures on the way to a dependency (a queue, the table, a bucket): worth a retry. */
+const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+
+/**
+ * A dependency that is slow or down for a moment — throttled, timed out, unreachable, or answering with
+ * its own server fault (the AWS SDK's `$fault: 'server'`): the caller gets a 503 with Retry-After, which
+ * says "nothing went wrong with your request, try again", instead of a 500.
+ */
+const isTransient = (err: unknown): boolean => {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { $fault?: string; code?: string; cause?: unknown };
+  return (
+    THROTTLING.has(e.name) ||
+    e.name === 'TimeoutError' ||
+    e.$fault === 'server' ||
+    NETWORK.has(e.code ?? '') ||
+    NETWORK.has((e.cause as { code?: string } | undefined)?.code ?? '')
+  );
+};
+
 export const toErrorResponse = (err: unknown, requestId?: string): APIGatewayProxyStructuredResultV2 => {
-  const domain =
-    err instanceof DomainError
-      ? err
-      : err instanceof Error && THROTTLING.has(err.name)
-        ? new ServiceUnavailable()
-        : null;
+  const domain = err instanceof DomainError ? err : isTransient(err) ? new ServiceUnavailable() : null;
+  if (domain instanceof ServiceUnavailable && !(err instanceof DomainError)) {
+    logger.warn('dependency unavailable', { requestId, ...errorFields(err) });
+  }
   if (!domain) {
     logger.error('unhandled error', { requestId, ...errorFields(err) });
     const body: ErrorBody = { error: 'ERR_INTERNAL', message: 'Internal error', ...(requestId ? { requestId } : {}) };
