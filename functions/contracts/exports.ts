@@ -29,6 +29,8 @@ export const startExportBody = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('contacts'), format: z.enum(EXPORT_FORMATS).default('xlsx') }),
 ]);
 export type StartExportBody = z.infer<typeof startExportBody>;
+/** What a client sends (list filters as the report's query strings, e.g. `status: '["open"]'`). */
+export type StartExportRequest = z.input<typeof startExportBody>;
 
 export interface ExportView {
   id: string;

@@ -26,6 +26,7 @@ import {
   type DashboardCounters,
   type DashboardFilter,
 } from '@/api/dashboard';
+import { useExportJob } from '@/components/export-progress';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { useRequest } from '@/hooks/use-request';
 
@@ -112,11 +113,33 @@ function AttendantsTab({ filter, data }: { filter: DashboardFilter; data: Awaite
   const perUser = useRequest((signal) => getTicketsPerUser(filter, { signal }), [filter]);
   const perDay = useRequest((signal) => getTicketsPerDay(filter, { signal }), [filter]);
   const chartError = <Box color="text-status-error">{t('dashboard.chartError')}</Box>;
+  const exporting = useExportJob();
   return (
     <SpaceBetween size="l">
+      {exporting.panel}
       <Table
         variant="embedded"
-        header={<Header variant="h3">{t('dashboard.attendants.title')}</Header>}
+        header={
+          <Header
+            variant="h3"
+            actions={
+              <Button
+                iconName="download"
+                loading={exporting.busy}
+                onClick={() =>
+                  void exporting.start({
+                    kind: 'attendants',
+                    filters: { date_from: filter.dateFrom, date_to: filter.dateTo },
+                  })
+                }
+              >
+                {t('exports.excel')}
+              </Button>
+            }
+          >
+            {t('dashboard.attendants.title')}
+          </Header>
+        }
         items={data.attendants}
         trackBy="id"
         columnDefinitions={[
@@ -193,8 +216,8 @@ function AttendantsTab({ filter, data }: { filter: DashboardFilter; data: Awaite
 
 /**
  * The dashboard at / (core §2 Dashboard, §3 counters, §9): a range (first of the month to today by
- * default) and the user's queues, then tabs Indicadores (cards), NPS (gauges) and Atendentes (table and
- * two charts). Every figure comes from GET /dashboard and its charts, which read the same aggregates
+ * default) and the user's queues, then tabs Indicadores (cards), NPS (gauges) and Atendentes (table, two
+ * charts and its Excel export, relatorio-de-atendentes.xlsx, written by the export job: decisions D128). Every figure comes from GET /dashboard and its charts, which read the same aggregates
  * (decisions D109), so a number is the same wherever it is shown. The route guard shows the 403 view
  * to users without showDashboard.
  */
