@@ -9,7 +9,7 @@ import { mapDynamoErrors } from './errors';
 import { company } from './keys';
 
 /**
- * A spreadsheet export (docs/data-model.md §2.33 "Export"; decisions D127): `pk = C#<c>#EXPORT#<id>,
+ * A spreadsheet export (docs/data-model.md §2.34 "Export"; decisions D127): `pk = C#<c>#EXPORT#<id>,
  * sk = EXPORT`, one item per request, gone after a day (ttl). The file is in the exports bucket at
  * `c/<c>/exports/<id>/<fileName>`. Each delivery of the job claims the export with a new `runner` token
  * (a conditional write), so a stale delivery's progress and finish are refused once a newer one started:
