@@ -151,6 +151,24 @@ describe('dashboard page', () => {
     expect(open).toHaveBeenCalledTimes(1);
   }, 60_000);
 
+  it('reads its numbers again after ticket events, without a reload', async () => {
+    let tickets = 8;
+    const api = fakeApi({
+      ...dashboardApi().routes,
+      'GET /dashboard': () => json(200, { ...ANSWER, counters: { ...ANSWER.counters, tickets } }),
+    });
+    const app = renderApp({ path: '/', adapter: api.adapter });
+    await screen.findByTestId('card-tickets', {}, { timeout: 45_000 });
+    act(() => app.socket.start());
+    act(() => app.server.latest().accept());
+    tickets = 9;
+    act(() => app.server.latest().push({ channel: 'company-2-ticket', action: 'update', ticket: { id: 1 } }));
+    act(() => app.server.latest().push({ channel: 'company-2-ticket', action: 'update', ticket: { id: 2 } }));
+    await waitFor(() => expect(card('tickets')).toBe('Total de atendimentos9'), { timeout: 5_000 });
+    // One read for the burst of two events.
+    expect(api.requests.filter((r) => r.path === '/dashboard')).toHaveLength(2);
+  }, 60_000);
+
   it('shows the 403 screen to a user without showDashboard', async () => {
     const me = authUser({ profile: 'user', showDashboard: 'disabled' });
     renderApp({ path: '/', adapter: dashboardApi(me).adapter });

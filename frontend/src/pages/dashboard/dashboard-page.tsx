@@ -15,7 +15,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import Tabs from '@cloudscape-design/components/tabs';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   getDashboard,
@@ -29,6 +29,11 @@ import {
 import { useExportJob } from '@/components/export-progress';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { useRequest } from '@/hooks/use-request';
+import { useChannel, useOnReconnect } from '@/realtime/use-socket';
+import { companyChannel } from '@contracts/realtime';
+
+/** How long after a ticket event the dashboard reads its numbers again (one read per burst). */
+export const DASHBOARD_REFETCH_MS = 1000;
 
 /** Rating emojis by score 1–5 (core §9). */
 export const RATING_EMOJIS = ['😡', '🙁', '😐', '🙂', '😍'];
@@ -231,6 +236,24 @@ export function DashboardPage() {
   const [filter, setFilter] = useState(draft);
   const [tab, setTab] = useState('indicators');
   const data = useRequest((signal) => getDashboard(filter, { signal }), [filter]);
+  // Live (issue 18 item 8): a ticket change moves the day aggregates in its own write (D108), so the
+  // numbers are read again DASHBOARD_REFETCH_MS after a burst of ticket events, and after a reconnect.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refetch = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      data.reload();
+    }, DASHBOARD_REFETCH_MS);
+  };
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useChannel(companyChannel(me.companyId, 'ticket'), refetch);
+  useOnReconnect(refetch);
   const queueOptions = me.queues.map((q) => ({ value: String(q.id), label: q.name }));
   return (
     <SpaceBetween size="l">
