@@ -4,6 +4,7 @@ import { dashboard } from './benchmarks/dashboard';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { listLatency } from './benchmarks/list-latency';
 import { messagePageLatency } from './benchmarks/message-page-latency';
+import { reportExport } from './benchmarks/report-export';
 import { routeChunks } from './benchmarks/route-chunks';
 import { ticketListLatency } from './benchmarks/ticket-list-latency';
 import { ticketsFirstLoad } from './benchmarks/tickets-first-load';
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   messagePageLatency,
   ticketsFirstLoad,
   dashboard,
+  reportExport,
 ];

@@ -24,6 +24,7 @@ export const AREAS = [
   'quick-messages',
   'files',
   'dashboard',
+  'exports',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -454,6 +455,11 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/dashboard/moments', area: 'dashboard', handler: 'dashboard-moments', auth: 'user' },
   { method: 'GET', path: '/usersMoments', area: 'dashboard', handler: 'users-moments', auth: 'user' },
   { method: 'GET', path: '/ticketreport/reports', area: 'dashboard', handler: 'tickets-report', auth: 'user' },
+
+  // Spreadsheet exports by job (decisions D127–D129): permission per kind in the service (showDashboard for
+  // the attendants sheet and the report; any user for contacts); an export is its requester's only.
+  { method: 'POST', path: '/exports', area: 'exports', handler: 'start-export', auth: 'user' },
+  { method: 'GET', path: '/exports/{exportId}', area: 'exports', handler: 'get-export', auth: 'user' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

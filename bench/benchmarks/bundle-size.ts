@@ -20,10 +20,11 @@ const MAX_BUNDLE_BYTES = 1024 * 1024;
 /**
  * The two Lambdas that read spreadsheets (the contacts area's preview and the contact-import job, D104) carry
  * exceljs and a SheetJS build: ~2.5 MB. They get their own ceiling until the readers move out of the
- * request path (the preview read by the job); every other Lambda keeps 1 MB (decisions D116).
+ * request path (the preview read by the job); every other Lambda keeps 1 MB (decisions D116). The export
+ * job writes spreadsheets with exceljs and shares that ceiling (D127); the exports area Lambda does not.
  */
 const SPREADSHEET_BUNDLE_BYTES = 3 * 1024 * 1024;
-const SPREADSHEET_ENTRIES = new Set(['http:contacts', 'consumer:contact-import']);
+const SPREADSHEET_ENTRIES = new Set(['http:contacts', 'consumer:contact-import', 'consumer:export']);
 const bundleCeiling = (label: string): number =>
   SPREADSHEET_ENTRIES.has(label) ? SPREADSHEET_BUNDLE_BYTES : MAX_BUNDLE_BYTES;
 const MAX_IMPORT_MS = 100;

@@ -33,10 +33,10 @@ const REQUESTS = 200;
 const WARMUP = 20;
 const MAX_RATIO = 1.2;
 const P95_GOAL_MS = 300;
-const LAST_DAY = '2026-03-31';
-const FIRST_DAY = addDays(LAST_DAY, 1 - DAYS);
+export const LAST_DAY = '2026-03-31';
+export const FIRST_DAY = addDays(LAST_DAY, 1 - DAYS);
 
-interface Tenant {
+export interface Tenant {
   companyId: number;
   token: string;
 }
@@ -52,7 +52,7 @@ const batchWrite = async (items: Record<string, unknown>[]) => {
   }
 };
 
-const tenant = async (label: string): Promise<Tenant> => {
+export const tenant = async (label: string): Promise<Tenant> => {
   const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const c = await createCompany({
     name: `Bench dashboard ${label} ${stamp}`,
@@ -138,7 +138,7 @@ const seedAggregates = async (companyId: number, tickets: number) => {
 };
 
 /** `size` tickets created across the range: TICKET and TRACKING items as createTicket writes them. */
-const seedTickets = async (companyId: number, size: number) => {
+export const seedTickets = async (companyId: number, size: number) => {
   const start = Date.parse(`${FIRST_DAY}T03:00:00.000Z`);
   const span = DAYS * 86_400_000;
   const items: Record<string, unknown>[] = [];
@@ -283,8 +283,8 @@ export const dashboard: Benchmark = {
         'The dashboard reads 30 company-day items and the user-day items of the range (O(days × attendants)), ' +
         'never tickets, so the seed writes those aggregates directly with counters that add up to the size. ' +
         'The report’s first page reads about 11 TRACKING items of the creation index plus one BatchGet of ' +
-        'tickets and contacts; its total comes from the day aggregates. The 100 000-row export is not built ' +
-        '(decisions D111), so it has no figure.',
+        'tickets and contacts; its total comes from the day aggregates. The 100 000-row export is measured by ' +
+        '`report-export` (decisions D128).',
     };
   },
 };

@@ -28,6 +28,8 @@ export const COMPANY_CHANNELS = {
   importMessages: ['update', 'refresh'],
   /** A contact spreadsheet import's progress (`contactImport`, a ContactImportView; decisions D104). */
   contactImport: ['update'],
+  /** A spreadsheet export's progress (`export`, an ExportView), to the user who asked for it (decisions D127). */
+  export: ['update'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

@@ -90,3 +90,42 @@ export const walkReport = async (
   } while (startKey && matched < wanted);
   return { rows, matched, hasMore: matched > w.skip + rows.length, complete: startKey === undefined };
 };
+
+/**
+ * Every TRACKING item of a report walk, newest first, a page at a time (the export job, decisions D128):
+ * each yielded page is one Query's matches, so memory holds one page whatever the range.
+ */
+export async function* reportPages(
+  w: Omit<ReportWalk, 'skip' | 'take' | 'countUpTo'>,
+  pageSize: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  const filter = filterExpression(w.filter);
+  const index = w.contactId === undefined ? 'gsi5' : 'gsi3';
+  const pk =
+    w.contactId === undefined ? `${company(w.companyId)}#TCREATED` : `${contactPartition(w.companyId, w.contactId)}#T`;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: index,
+          KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :from AND :to`,
+          ExpressionAttributeValues: { ':pk': pk, ':from': w.from, ':to': w.to, ...filter?.values },
+          ...(filter
+            ? {
+                FilterExpression: filter.expression,
+                ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
+              }
+            : {}),
+          ScanIndexForward: false,
+          Limit: pageSize,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      ),
+    );
+    const rows = (out.Items ?? []).filter((item) => item.type === 'TRACKING');
+    if (rows.length > 0) yield rows;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}

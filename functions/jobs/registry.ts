@@ -39,6 +39,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'contact-import', entry: 'functions/jobs/contact-import/handler.ts', batchSize: 1, timeoutSeconds: 300 },
   // A deleted tag's contact and ticket links go (D100).
   { queue: 'tag-removal', entry: 'functions/jobs/tag-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
+  // A spreadsheet export (attendants, tickets report, contacts) streamed to S3 with progress (D127).
+  { queue: 'export', entry: 'functions/jobs/export/handler.ts', batchSize: 1, timeoutSeconds: 900 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

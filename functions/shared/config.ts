@@ -21,6 +21,8 @@ const configSchema = z
     SQS_ENDPOINT: optionalUrl,
     S3_ENDPOINT: optionalUrl,
     MEDIA_BUCKET: z.string().min(1).optional(),
+    /** Exported spreadsheets (decisions D127): read only through presigned GETs. */
+    EXPORTS_BUCKET: z.string().min(1).optional(),
     /** Base URL browsers use for media (`/media` behind CloudFront or the local gateway). */
     MEDIA_BASE_URL: z.string().min(1).default('/media'),
     /** https URL of the WebSocket API's @connections endpoint (stage included). */

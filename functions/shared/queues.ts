@@ -71,6 +71,15 @@ export const QUEUES = [
       "A deleted tag's contact and ticket links removed, in passes (decisions D100); group = the tag, dedup = tag and pass",
   },
   {
+    name: 'export',
+    fifo: false,
+    // The consumer may work 900 s (an export of every report row); a delivery restarts the file from scratch.
+    visibilityTimeoutSeconds: 960,
+    maxReceiveCount: 3,
+    retentionSeconds: 24 * 3600,
+    description: 'A spreadsheet export written to S3 by a job, restarted from scratch after a crash (decisions D127)',
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

@@ -268,6 +268,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       SQS_ENDPOINT: fauxqsEndpoint,
       S3_ENDPOINT: gateway.s3Endpoint,
       MEDIA_BUCKET: mediaBucket,
+      EXPORTS_BUCKET: bucketName('exports'),
       MEDIA_BASE_URL: '/media',
       WS_MANAGEMENT_ENDPOINT: gateway.managementEndpoint,
       QUEUE_URLS: JSON.stringify(queueUrls),

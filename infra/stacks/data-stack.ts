@@ -5,7 +5,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { BUCKETS, type BucketName } from '../../functions/data/buckets';
+import { BUCKETS, type BucketDefinition, type BucketName } from '../../functions/data/buckets';
 import { TABLE } from '../../functions/data/table-definition';
 import { QUEUES, type QueueDefinition, type QueueName } from '../../functions/shared/queues';
 import { acknowledge } from '../constructs/nag';
@@ -51,7 +51,7 @@ export class DataStack extends Stack {
     );
 
     this.buckets = Object.fromEntries(
-      BUCKETS.map((definition) => [definition.name, this.createBucket(definition.name)]),
+      BUCKETS.map((definition) => [definition.name, this.createBucket(definition)]),
     ) as Record<BucketName, s3.Bucket>;
 
     this.queues = Object.fromEntries(
@@ -94,7 +94,9 @@ export class DataStack extends Stack {
     return table;
   }
 
-  private createBucket(name: BucketName): s3.Bucket {
+  private createBucket(definition: BucketDefinition): s3.Bucket {
+    const { name } = definition;
+    const days = definition.expireAfterDays;
     const bucket = new s3.Bucket(this, `${pascal(name)}Bucket`, {
       encryption: s3.BucketEncryption.S3_MANAGED,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -102,7 +104,11 @@ export class DataStack extends Stack {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       versioned: true,
       lifecycleRules: [
-        { noncurrentVersionExpiration: Duration.days(30), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        {
+          noncurrentVersionExpiration: Duration.days(days ?? 30),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          ...(days === undefined ? {} : { expiration: Duration.days(days) }),
+        },
       ],
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: `${name}/`,
@@ -110,15 +116,21 @@ export class DataStack extends Stack {
       // Large message media go from the browser straight to S3 with a presigned PUT (decisions D51, D72):
       // the site is another origin, so the bucket answers CORS for PUT. Any origin: the presigned URL itself
       // is the permission (one key, one content type, minutes of validity); reads stay behind CloudFront.
-      cors: [
-        {
-          allowedMethods: [s3.HttpMethods.PUT],
-          allowedOrigins: ['*'],
-          allowedHeaders: ['content-type', 'content-length'],
-          maxAge: 3600,
-        },
-      ],
+      ...(definition.servedToBrowsers
+        ? {
+            cors: [
+              {
+                allowedMethods: [s3.HttpMethods.PUT],
+                allowedOrigins: ['*'],
+                allowedHeaders: ['content-type', 'content-length'],
+                maxAge: 3600,
+              },
+            ],
+          }
+        : {}),
     });
+    // Exports (D127) are read only through presigned GETs signed by the functions: no CloudFront door.
+    if (!definition.servedToBrowsers) return bucket;
     // Browsers read these objects through the CloudFront distribution (web stack, origin access control).
     // The distribution lives in a later stack, so naming its id here would make the two stacks depend on
     // each other; the grant is to CloudFront distributions of this account, for reads only.

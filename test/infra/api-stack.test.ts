@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { areaEntry, DEFAULT_ROUTE_AREA } from '../../functions/http/areas';
 import { QUEUES } from '../../functions/shared/queues';
+import { BUCKETS } from '../../functions/data/buckets';
 import { AREAS, ROUTES, type RouteDef } from '../../functions/routes';
 import { httpRouteKey } from '../../infra/stacks/api-stack';
 import { EXTERNAL_API } from '../../infra/stacks/external-api';
@@ -111,6 +112,7 @@ describe('api stack: area functions get exactly their bindings', () => {
         'STAGE',
         'TABLE_NAME',
         'MEDIA_BUCKET',
+        'EXPORTS_BUCKET',
         'QUEUE_URLS',
         'APP_SECRET_ARN',
         'WS_MANAGEMENT_ENDPOINT',
@@ -132,8 +134,8 @@ describe('api stack: area functions get exactly their bindings', () => {
         'secretsmanager:GetSecretValue',
       ]),
     );
-    // Media objects and WebSocket connections come through managed policies owned by their stacks.
-    expect(resource(api, roleId).Properties.ManagedPolicyArns).toHaveLength(2);
+    // Each bucket's objects and WebSocket connections come through managed policies owned by their stacks.
+    expect(resource(api, roleId).Properties.ManagedPolicyArns).toHaveLength(BUCKETS.length + 1);
   });
 
   it('is least privilege: no service-wide actions, no `*` resources, no Scan, no consume', () => {

@@ -120,15 +120,41 @@ describe('data stack: buckets and secret', () => {
       PolicyDocument: {
         Statement: Match.arrayWith([
           Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          // CloudFront (origin access control) may read objects, nothing else from outside.
-          Match.objectLike({
-            Effect: 'Allow',
-            Principal: { Service: 'cloudfront.amazonaws.com' },
-            Action: 's3:GetObject',
-          }),
         ]),
       },
     });
+  });
+
+  it.each(BUCKETS.filter((b) => b.servedToBrowsers).map((b) => [b.name] as const))(
+    '%s bucket may be read by CloudFront (origin access control), nothing else from outside',
+    (name) => {
+      data.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalId(stacks.data.buckets[name]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'cloudfront.amazonaws.com' },
+              Action: 's3:GetObject',
+            }),
+          ]),
+        },
+      });
+    },
+  );
+
+  it('exports are never served by CloudFront and expire after a day (decisions D127)', () => {
+    const id = logicalId(stacks.data.buckets.exports);
+    const bucket = resource(data, id);
+    expect(bucket.Properties.CorsConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ ExpirationInDays: 1, Status: 'Enabled' }),
+    ]);
+    const policies = Object.values(
+      data.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: id } } }),
+    );
+    const statements = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Principal?: unknown }[]);
+    expect(statements.some((st) => JSON.stringify(st.Principal ?? '').includes('cloudfront'))).toBe(false);
   });
 
   it('media answers CORS for presigned PUTs only (the browser uploads large files straight to S3)', () => {

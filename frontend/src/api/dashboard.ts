@@ -85,6 +85,20 @@ export interface ReportFilter {
   onlyRated: boolean;
 }
 
+/** The report's filters as the server reads them (the paged report and its export take the same). */
+export const reportFilterQuery = (
+  f: ReportFilter,
+): { dateFrom: string; dateTo: string } & Record<string, string | number> => ({
+  dateFrom: f.dateFrom,
+  dateTo: f.dateTo,
+  ...(f.searchParam.trim() ? { searchParam: f.searchParam.trim() } : {}),
+  ...(f.status.length ? { status: JSON.stringify(f.status) } : {}),
+  ...(f.queueIds.length ? { queueIds: JSON.stringify(f.queueIds) } : {}),
+  ...(f.users.length ? { users: JSON.stringify(f.users) } : {}),
+  ...(f.whatsappId ? { whatsappId: f.whatsappId } : {}),
+  ...(f.onlyRated ? { onlyRated: 'true' } : {}),
+});
+
 export const getReport = (
   f: ReportFilter,
   page: { page: number; pageSize: number },
@@ -92,18 +106,7 @@ export const getReport = (
 ): Promise<ReportAnswer> =>
   api().get<ReportAnswer>('/ticketreport/reports', {
     ...options,
-    query: {
-      dateFrom: f.dateFrom,
-      dateTo: f.dateTo,
-      page: page.page,
-      pageSize: page.pageSize,
-      ...(f.searchParam.trim() ? { searchParam: f.searchParam.trim() } : {}),
-      ...(f.status.length ? { status: JSON.stringify(f.status) } : {}),
-      ...(f.queueIds.length ? { queueIds: JSON.stringify(f.queueIds) } : {}),
-      ...(f.users.length ? { users: JSON.stringify(f.users) } : {}),
-      ...(f.whatsappId ? { whatsappId: f.whatsappId } : {}),
-      ...(f.onlyRated ? { onlyRated: 'true' } : {}),
-    },
+    query: { ...reportFilterQuery(f), page: page.page, pageSize: page.pageSize },
   });
 
 /** Today and the first of this month, in the browser's calendar (core §9 dashboard default range). */

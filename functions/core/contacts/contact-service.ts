@@ -316,3 +316,21 @@ export const toggleContactAcceptAudio = async (auth: AuthContext, id: number): P
 
 export const toggleContactDisableBot = async (auth: AuthContext, id: number): Promise<ContactView> =>
   viewFor(await change(auth, id, (c) => ({ changes: { disableBot: !c.disableBot } })), await viewerMask(auth));
+
+/**
+ * Every contact of the company as `GET /contacts` (no filters) shows them to this viewer — same order,
+ * numbers masked the same way — a page at a time: the contacts export (decisions D129).
+ */
+export async function* allContactViews(auth: AuthContext, pageSize: number): AsyncGenerator<ContactView[]> {
+  const kinds = CHANNELS.flatMap((channel) => [false, true].map((isGroup) => ({ channel, isGroup })));
+  const mask = await viewerMask(auth);
+  let cursor: string | undefined;
+  do {
+    const page = await listContacts(auth.companyId, { kinds, limit: pageSize, cursor });
+    if (page.items.length > 0) yield page.items.map((c) => viewFor(c, mask));
+    cursor = page.hasMore ? page.nextCursor : undefined;
+  } while (cursor);
+}
+
+/** How many contacts the company has (the export's progress total). */
+export const companyContactCount = (auth: AuthContext): Promise<number> => countCompanyContacts(auth.companyId);

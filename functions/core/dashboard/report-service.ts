@@ -2,7 +2,7 @@ import type { ReportAnswer, ReportQuery, ReportRow } from '../../contracts/dashb
 import { getContacts, listContacts, type ContactChannel } from '../../data/contact-repository';
 import { searchForm } from '../../data/keys';
 import { ReadScope } from '../../data/read-scope';
-import { walkReport, type ReportFilter } from '../../data/report-repository';
+import { walkReport, type ReportFilter, type ReportWalk } from '../../data/report-repository';
 import { getTickets } from '../../data/ticket-list-repository';
 import { readCompanyDays, readQueueDays, readUserDays } from '../../data/ticket-stats';
 import type { TicketStatus } from '../../data/ticket-repository';
@@ -59,21 +59,20 @@ const searchFilter = async (companyId: number, search: string): Promise<Partial<
   return page.items.length ? { contactIds: page.items.map((c) => c.id) } : null;
 };
 
-export const ticketsReport = async (auth: AuthContext, q: ReportQuery): Promise<ReportAnswer> => {
-  assertDashboardAccess(auth);
-  checkedRange(q.dateFrom, q.dateTo, ['dateFrom', 'dateTo']);
-  const skip = (q.page - 1) * q.pageSize;
-  if (skip > MAX_REPORT_SKIP) {
-    throw new ValidationError([{ field: 'query.page', reason: `too deep: at most ${MAX_REPORT_SKIP} rows skipped` }]);
-  }
-  const { companyId } = auth;
-  const scope = new ReadScope();
+/**
+ * What the report walks for a query: the creation-time bounds of its company days and its filters; null
+ * when the search matches no contact (nothing to walk). The export job walks the same (decisions D128).
+ */
+export const reportRange = async (
+  scope: ReadScope,
+  companyId: number,
+  q: Omit<ReportQuery, 'page' | 'pageSize'>,
+): Promise<Omit<ReportWalk, 'skip' | 'take' | 'countUpTo'> | null> => {
   const zone = await companyTimeZone(scope, companyId);
   const search = q.searchParam?.trim() ?? '';
   const searched = search ? await searchFilter(companyId, search) : {};
-  if (searched === null) return { tickets: [], totalTickets: { total: 0 }, countIsExact: true, hasMore: false };
-  const exact = await aggregateTotal(companyId, q);
-  const walk = await walkReport({
+  if (searched === null) return null;
+  return {
     companyId,
     from: zoneDayStart(q.dateFrom, zone).toISOString(),
     to: zoneDayStart(addDays(q.dateTo, 1), zone).toISOString(),
@@ -86,6 +85,27 @@ export const ticketsReport = async (auth: AuthContext, q: ReportQuery): Promise<
       onlyRated: q.onlyRated === 'true',
       ...searched,
     },
+  };
+};
+
+/** The report's exact total when an aggregate covers the filter (else null), for the export's progress. */
+export const reportTotal = (companyId: number, q: Omit<ReportQuery, 'page' | 'pageSize'>): Promise<number | null> =>
+  aggregateTotal(companyId, { ...q, page: 1, pageSize: 1 });
+
+export const ticketsReport = async (auth: AuthContext, q: ReportQuery): Promise<ReportAnswer> => {
+  assertDashboardAccess(auth);
+  checkedRange(q.dateFrom, q.dateTo, ['dateFrom', 'dateTo']);
+  const skip = (q.page - 1) * q.pageSize;
+  if (skip > MAX_REPORT_SKIP) {
+    throw new ValidationError([{ field: 'query.page', reason: `too deep: at most ${MAX_REPORT_SKIP} rows skipped` }]);
+  }
+  const { companyId } = auth;
+  const scope = new ReadScope();
+  const range = await reportRange(scope, companyId, q);
+  if (range === null) return { tickets: [], totalTickets: { total: 0 }, countIsExact: true, hasMore: false };
+  const exact = await aggregateTotal(companyId, q);
+  const walk = await walkReport({
+    ...range,
     skip,
     take: q.pageSize,
     countUpTo: exact === null ? MAX_REPORT_COUNT : 0,

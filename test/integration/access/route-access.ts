@@ -24,6 +24,7 @@ import { setCompanySetting } from '../../../functions/data/settings-repository';
 import { newUlid } from '../../../functions/data/ulids';
 import { randomUUID } from 'node:crypto';
 import { putContactImport } from '../../../functions/data/contact-import-repository';
+import { putExport } from '../../../functions/data/export-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -187,6 +188,27 @@ const byContactImport = (
 ): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
   request: async (caller) => request((await someContactImport(caller.companyId, caller.userId)).id),
   foreign: async (owner) => request((await someContactImport(owner.company.id, owner.admin.id)).id),
+  missing: () => request(randomUUID()),
+});
+
+/** An export of a user (never run: no job is queued for it), for the export routes (decisions D127). */
+const someExport = async (companyId: number, userId: number) => {
+  const id = randomUUID();
+  return putExport({
+    id,
+    companyId,
+    userId,
+    kind: 'contacts',
+    format: 'csv',
+    fileName: 'contatos.csv',
+    key: `c/${companyId}/exports/${id}/contatos.csv`,
+    filters: {},
+    auth: { companyId, userId, profile: 'user', super: false, userFlags: {}, planFlags: {} },
+  });
+};
+const byExport = (request: (id: string) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someExport(caller.companyId, caller.userId)).id),
+  foreign: async (owner) => request((await someExport(owner.company.id, owner.admin.id)).id),
   missing: () => request(randomUUID()),
 });
 
@@ -1018,6 +1040,11 @@ export const ACCESS: Record<string, AccessRow> = {
     allow: admins,
     request: async () => ({ path: '/ticketreport/reports', query: { dateFrom: '2026-01-01', dateTo: '2026-01-31' } }),
   },
+
+  // Exports (decisions D127): contacts are anyone's to export; the sheets of the dashboard and the report
+  // are refused to plain users without showDashboard in the service (test/integration/exports.test.ts).
+  'POST /exports': { allow: signedIn, request: async () => ({ path: '/exports', body: { kind: 'contacts' } }) },
+  'GET /exports/{exportId}': { allow: signedIn, ...byExport((id) => ({ path: `/exports/${id}` })) },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

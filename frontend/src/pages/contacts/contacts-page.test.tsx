@@ -1,6 +1,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact } from '@/api/contacts';
+import type { ExportView } from '@/api/exports';
+import { exportDownloads } from '@/components/export-progress';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json, type Route } from '@/testing/fake-api';
 import { toastTexts, typeInto } from '@/testing/form-fields';
@@ -12,6 +14,7 @@ import { contactRow } from './test-kit';
 const ADMIN = authUser({ id: 5, name: 'Ana Souza', profile: 'admin' });
 const PLAIN = authUser({ id: 6, name: 'Bia Lima', profile: 'user' });
 const NAME = 1;
+const EXPORT_ID = '9d2e6b1a-7c3f-4e8a-b5d0-1f2a3b4c5d6e';
 
 const CONTACTS: Contact[] = [
   contactRow(1, 'Alice Prado', { email: 'alice@ex.com', tags: [{ id: 7 }] }),
@@ -147,5 +150,49 @@ describe('contacts page', { timeout: 90_000 }, () => {
     act(() => menu.openDropdown());
     act(() => menu.findItemById('sheet')!.click());
     await waitFor(() => expect(router.state.location.pathname).toBe('/contacts/import'));
+  });
+
+  it('exports every contact as csv from the import/export menu and downloads it when ready', async () => {
+    const open = vi.spyOn(exportDownloads, 'open').mockImplementation(() => undefined);
+    const view = (over: Partial<ExportView>): ExportView => ({
+      id: EXPORT_ID,
+      kind: 'contacts',
+      format: 'csv',
+      fileName: 'contatos.csv',
+      status: 'queued',
+      processed: 0,
+      total: 3,
+      createdAt: '2026-03-31T12:00:00.000Z',
+      ...over,
+    });
+    const api = contactsApi({
+      'POST /exports': () => json(202, view({})),
+      [`GET /exports/${EXPORT_ID}`]: () =>
+        json(200, view({ status: 'done', processed: 3, downloadUrl: 'https://s3.example/c?X-Amz-Expires=300' })),
+    });
+    const { wrapper, socket, server } = await openPage(api);
+    act(() => socket.start());
+    act(() => server.latest().accept());
+    const menu = wrapper
+      .findAllButtonDropdowns()
+      .find((d) => d.findNativeButton().getElement().textContent === 'Importar / Exportar')!;
+    act(() => menu.openDropdown());
+    expect(menu.findItemById('xlsx')!.getElement().textContent).toBe('Exportar Excel (.xlsx)');
+    act(() => menu.findItemById('csv')!.click());
+    await waitFor(() => expect(api.calls('POST', '/exports')).toHaveLength(1));
+    expect(api.calls('POST', '/exports')[0]?.body).toEqual({ kind: 'contacts', format: 'csv' });
+    act(() =>
+      server
+        .latest()
+        .push({ channel: 'company-2-export', action: 'update', export: view({ status: 'running', processed: 2 }) }),
+    );
+    await waitFor(() => expect(screen.getByText('2 de 3 linhas')).toBeTruthy());
+    act(() =>
+      server
+        .latest()
+        .push({ channel: 'company-2-export', action: 'update', export: view({ status: 'done', processed: 3 }) }),
+    );
+    await waitFor(() => expect(open).toHaveBeenCalledWith('https://s3.example/c?X-Amz-Expires=300', 'contatos.csv'));
+    open.mockRestore();
   });
 });

@@ -11,6 +11,7 @@ import { deleteContact, listContacts, setContactActive, type Contact } from '@/a
 import { listTags, type Tag } from '@/api/tags';
 import { ListPage } from '@/components/list-page/list-page';
 import { channelChange, useLiveList } from '@/components/list-page/use-live-list';
+import { useExportJob } from '@/components/export-progress';
 import { useNotifications } from '@/components/notifications';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { can, roleOf } from '@/permissions';
@@ -46,6 +47,7 @@ export function ContactsPage() {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const notifications = useNotifications();
+  const exporting = useExportJob();
   const [tags, setTags] = useState<Tag[]>([]);
   const [tagFilter, setTagFilter] = useState<readonly MultiselectProps.Option[]>([]);
   const tagIds = tagFilter.map((o) => Number(o.value));
@@ -137,37 +139,47 @@ export function ContactsPage() {
   ];
 
   return (
-    <ListPage
-      list={list}
-      section="contacts"
-      columns={columns}
-      itemName={(c) => c.name}
-      form={({ item, onDismiss, onSaved }) => <ContactDialog record={item} onDismiss={onDismiss} onSaved={onSaved} />}
-      {...(mayDelete ? { remove: (c: Contact) => deleteContact(c.id) } : {})}
-      headerActions={
-        <>
-          <div style={{ minWidth: 220 }}>
-            <Multiselect
-              selectedOptions={tagFilter}
-              onChange={({ detail }) => setTagFilter(detail.selectedOptions)}
-              options={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
-              placeholder={t('contacts.tagFilter')}
-              ariaLabel={t('contacts.tagFilter')}
-              filteringType="auto"
-              hideTokens
-            />
-          </div>
-          <ButtonDropdown
-            items={[{ id: 'sheet', text: t('contacts.importSheet') }]}
-            onItemClick={({ detail }) => {
-              if (detail.id === 'sheet') void navigate('/contacts/import');
-            }}
-          >
-            {t('contacts.importExport')}
-          </ButtonDropdown>
-        </>
-      }
-      endTestId="contacts-list-end"
-    />
+    <SpaceBetween size="m">
+      {exporting.panel}
+      <ListPage
+        list={list}
+        section="contacts"
+        columns={columns}
+        itemName={(c) => c.name}
+        form={({ item, onDismiss, onSaved }) => <ContactDialog record={item} onDismiss={onDismiss} onSaved={onSaved} />}
+        {...(mayDelete ? { remove: (c: Contact) => deleteContact(c.id) } : {})}
+        headerActions={
+          <>
+            <div style={{ minWidth: 220 }}>
+              <Multiselect
+                selectedOptions={tagFilter}
+                onChange={({ detail }) => setTagFilter(detail.selectedOptions)}
+                options={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
+                placeholder={t('contacts.tagFilter')}
+                ariaLabel={t('contacts.tagFilter')}
+                filteringType="auto"
+                hideTokens
+              />
+            </div>
+            <ButtonDropdown
+              items={[
+                { id: 'sheet', text: t('contacts.importSheet') },
+                { id: 'xlsx', text: t('exports.contactsXlsx'), disabled: exporting.busy },
+                { id: 'csv', text: t('exports.contactsCsv'), disabled: exporting.busy },
+              ]}
+              onItemClick={({ detail }) => {
+                if (detail.id === 'sheet') void navigate('/contacts/import');
+                if (detail.id === 'xlsx' || detail.id === 'csv') {
+                  void exporting.start({ kind: 'contacts', format: detail.id });
+                }
+              }}
+            >
+              {t('contacts.importExport')}
+            </ButtonDropdown>
+          </>
+        }
+        endTestId="contacts-list-end"
+      />
+    </SpaceBetween>
   );
 }

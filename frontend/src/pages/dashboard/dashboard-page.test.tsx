@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardAnswer } from '@/api/dashboard';
+import type { ExportView } from '@/api/exports';
+import { exportDownloads } from '@/components/export-progress';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -51,10 +53,22 @@ const dashboardApi = (me = ADMIN) =>
       }),
   });
 
+const EXPORT_ID = '0b9f3f55-8a7e-4a43-9d0d-0d1f7a0c2f11';
+/** The range the page asks for first: the month so far (core §9). */
+const ANSWER_RANGE = (() => {
+  const today = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const month = `${today.getFullYear()}-${pad(today.getMonth() + 1)}`;
+  return { from: `${month}-01`, to: `${month}-${pad(today.getDate())}` };
+})();
+
 const card = (key: string) => screen.getByTestId(`card-${key}`).textContent;
 
 describe('dashboard page', () => {
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('asks for the month so far in the user’s queues and shows the cards, times as hours and minutes', async () => {
     const api = dashboardApi();
@@ -90,6 +104,69 @@ describe('dashboard page', () => {
     expect(row.textContent).toContain('1h 50m');
     await waitFor(() => expect(screen.getByText('Atendimentos por atendente')).toBeTruthy());
     expect(screen.getByText('Atendimentos por dia')).toBeTruthy();
+  }, 60_000);
+
+  it('exports the attendants sheet for the range shown: progress from the socket, then the download', async () => {
+    const open = vi.spyOn(exportDownloads, 'open').mockImplementation(() => undefined);
+    const view = (over: Partial<ExportView>): ExportView => ({
+      id: EXPORT_ID,
+      kind: 'attendants',
+      format: 'xlsx',
+      fileName: 'relatorio-de-atendentes.xlsx',
+      status: 'queued',
+      processed: 0,
+      total: 1,
+      createdAt: '2026-03-31T12:00:00.000Z',
+      ...over,
+    });
+    const api = fakeApi({
+      ...dashboardApi().routes,
+      'POST /exports': () => json(202, view({})),
+      [`GET /exports/${EXPORT_ID}`]: () =>
+        json(200, view({ status: 'done', processed: 1, downloadUrl: 'https://s3.example/x?X-Amz-Expires=300' })),
+    });
+    const app = renderApp({ path: '/', adapter: api.adapter });
+    await screen.findByTestId('card-tickets', {}, { timeout: 45_000 });
+    act(() => app.socket.start());
+    act(() => app.server.latest().accept());
+    act(() => screen.getByRole('tab', { name: 'Atendentes' }).click());
+    act(() => screen.getByRole('button', { name: 'Exportar Excel' }).click());
+    await waitFor(() => expect(app.wrapper.findProgressBar()).not.toBeNull());
+    const sent = api.requests.find((r) => r.method === 'POST' && r.path === '/exports')!;
+    expect(sent.body).toEqual({
+      kind: 'attendants',
+      filters: { date_from: ANSWER_RANGE.from, date_to: ANSWER_RANGE.to },
+    });
+    expect(screen.getByText('Preparando relatorio-de-atendentes.xlsx...')).toBeTruthy();
+
+    act(() =>
+      app.server
+        .latest()
+        .push({ channel: 'company-2-export', action: 'update', export: view({ status: 'done', processed: 1 }) }),
+    );
+    await waitFor(() =>
+      expect(open).toHaveBeenCalledWith('https://s3.example/x?X-Amz-Expires=300', 'relatorio-de-atendentes.xlsx'),
+    );
+    expect(screen.getByText('relatorio-de-atendentes.xlsx pronto')).toBeTruthy();
+    expect(open).toHaveBeenCalledTimes(1);
+  }, 60_000);
+
+  it('reads its numbers again after ticket events, without a reload', async () => {
+    let tickets = 8;
+    const api = fakeApi({
+      ...dashboardApi().routes,
+      'GET /dashboard': () => json(200, { ...ANSWER, counters: { ...ANSWER.counters, tickets } }),
+    });
+    const app = renderApp({ path: '/', adapter: api.adapter });
+    await screen.findByTestId('card-tickets', {}, { timeout: 45_000 });
+    act(() => app.socket.start());
+    act(() => app.server.latest().accept());
+    tickets = 9;
+    act(() => app.server.latest().push({ channel: 'company-2-ticket', action: 'update', ticket: { id: 1 } }));
+    act(() => app.server.latest().push({ channel: 'company-2-ticket', action: 'update', ticket: { id: 2 } }));
+    await waitFor(() => expect(card('tickets')).toBe('Total de atendimentos9'), { timeout: 5_000 });
+    // One read for the burst of two events.
+    expect(api.requests.filter((r) => r.path === '/dashboard')).toHaveLength(2);
   }, 60_000);
 
   it('shows the 403 screen to a user without showDashboard', async () => {

@@ -15,7 +15,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import Table from '@cloudscape-design/components/table';
 import Tabs from '@cloudscape-design/components/tabs';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   getDashboard,
@@ -26,8 +26,14 @@ import {
   type DashboardCounters,
   type DashboardFilter,
 } from '@/api/dashboard';
+import { useExportJob } from '@/components/export-progress';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { useRequest } from '@/hooks/use-request';
+import { useChannel, useOnReconnect } from '@/realtime/use-socket';
+import { companyChannel } from '@contracts/realtime';
+
+/** How long after a ticket event the dashboard reads its numbers again (one read per burst). */
+export const DASHBOARD_REFETCH_MS = 1000;
 
 /** Rating emojis by score 1–5 (core §9). */
 export const RATING_EMOJIS = ['😡', '🙁', '😐', '🙂', '😍'];
@@ -112,11 +118,33 @@ function AttendantsTab({ filter, data }: { filter: DashboardFilter; data: Awaite
   const perUser = useRequest((signal) => getTicketsPerUser(filter, { signal }), [filter]);
   const perDay = useRequest((signal) => getTicketsPerDay(filter, { signal }), [filter]);
   const chartError = <Box color="text-status-error">{t('dashboard.chartError')}</Box>;
+  const exporting = useExportJob();
   return (
     <SpaceBetween size="l">
+      {exporting.panel}
       <Table
         variant="embedded"
-        header={<Header variant="h3">{t('dashboard.attendants.title')}</Header>}
+        header={
+          <Header
+            variant="h3"
+            actions={
+              <Button
+                iconName="download"
+                loading={exporting.busy}
+                onClick={() =>
+                  void exporting.start({
+                    kind: 'attendants',
+                    filters: { date_from: filter.dateFrom, date_to: filter.dateTo },
+                  })
+                }
+              >
+                {t('exports.excel')}
+              </Button>
+            }
+          >
+            {t('dashboard.attendants.title')}
+          </Header>
+        }
         items={data.attendants}
         trackBy="id"
         columnDefinitions={[
@@ -193,8 +221,8 @@ function AttendantsTab({ filter, data }: { filter: DashboardFilter; data: Awaite
 
 /**
  * The dashboard at / (core §2 Dashboard, §3 counters, §9): a range (first of the month to today by
- * default) and the user's queues, then tabs Indicadores (cards), NPS (gauges) and Atendentes (table and
- * two charts). Every figure comes from GET /dashboard and its charts, which read the same aggregates
+ * default) and the user's queues, then tabs Indicadores (cards), NPS (gauges) and Atendentes (table, two
+ * charts and its Excel export, relatorio-de-atendentes.xlsx, written by the export job: decisions D128). Every figure comes from GET /dashboard and its charts, which read the same aggregates
  * (decisions D109), so a number is the same wherever it is shown. The route guard shows the 403 view
  * to users without showDashboard.
  */
@@ -208,6 +236,24 @@ export function DashboardPage() {
   const [filter, setFilter] = useState(draft);
   const [tab, setTab] = useState('indicators');
   const data = useRequest((signal) => getDashboard(filter, { signal }), [filter]);
+  // Live (issue 18 item 8): a ticket change moves the day aggregates in its own write (D108), so the
+  // numbers are read again DASHBOARD_REFETCH_MS after a burst of ticket events, and after a reconnect.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refetch = () => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      data.reload();
+    }, DASHBOARD_REFETCH_MS);
+  };
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useChannel(companyChannel(me.companyId, 'ticket'), refetch);
+  useOnReconnect(refetch);
   const queueOptions = me.queues.map((q) => ({ value: String(q.id), label: q.name }));
   return (
     <SpaceBetween size="l">

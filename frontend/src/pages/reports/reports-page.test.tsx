@@ -1,6 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ReportRow } from '@/api/dashboard';
+import type { ExportView } from '@/api/exports';
+import { exportDownloads } from '@/components/export-progress';
 import { authUser } from '@/testing/auth-fixtures';
 import { fakeApi, json } from '@/testing/fake-api';
 import { renderApp } from '@/testing/render-app';
@@ -22,6 +24,7 @@ const row = (id: number, overrides: Partial<ReportRow> = {}): ReportRow => ({
   ...overrides,
 });
 
+const EXPORT_ID = '4f1c8a0e-3b7d-4c1e-9a51-2e6d7b8c9d00';
 const ROWS = Array.from({ length: 23 }, (_, i) => row(100 - i));
 
 const reportApi = () =>
@@ -69,6 +72,49 @@ describe('reports page', () => {
 
     act(() => screen.getByRole('button', { name: 'Histórico do ticket 80' }).click());
     expect(await screen.findByRole('dialog')).toBeTruthy();
+  }, 60_000);
+
+  it('exports every row of the filters applied to Excel, with progress, then downloads it', async () => {
+    const open = vi.spyOn(exportDownloads, 'open').mockImplementation(() => undefined);
+    const view = (over: Partial<ExportView>): ExportView => ({
+      id: EXPORT_ID,
+      kind: 'tickets-report',
+      format: 'xlsx',
+      fileName: 'relatorio-de-atendimentos.xlsx',
+      status: 'running',
+      processed: 200,
+      total: 23,
+      createdAt: '2026-03-31T12:00:00.000Z',
+      ...over,
+    });
+    let reads = 0;
+    const api = fakeApi({
+      ...reportApi().routes,
+      'POST /exports': () => json(202, view({ status: 'queued', processed: 0 })),
+      // No socket here: the page reads the export again until it is done.
+      [`GET /exports/${EXPORT_ID}`]: () =>
+        json(
+          200,
+          (reads += 1) < 2
+            ? view({ processed: 10 })
+            : view({ status: 'done', processed: 23, downloadUrl: 'https://s3.example/r?X-Amz-Expires=300' }),
+        ),
+    });
+    renderApp({ path: '/reports', adapter: api.adapter });
+    await screen.findByRole('table', {}, { timeout: 45_000 });
+    act(() => screen.getByRole('checkbox', { name: 'Somente avaliados' }).click());
+    act(() => screen.getByRole('button', { name: 'Filtrar' }).click());
+    act(() => screen.getByRole('button', { name: 'Exportar Excel' }).click());
+    await waitFor(() => expect(screen.getByText('10 de 23 linhas')).toBeTruthy(), { timeout: 10_000 });
+    const sent = api.requests.find((r) => r.method === 'POST' && r.path === '/exports')!;
+    expect(sent.body).toMatchObject({ kind: 'tickets-report', filters: { onlyRated: 'true' } });
+    await waitFor(
+      () =>
+        expect(open).toHaveBeenCalledWith('https://s3.example/r?X-Amz-Expires=300', 'relatorio-de-atendimentos.xlsx'),
+      { timeout: 10_000 },
+    );
+    expect(screen.getByText('relatorio-de-atendimentos.xlsx pronto')).toBeTruthy();
+    open.mockRestore();
   }, 60_000);
 
   it('sends the filters when Filtrar is pressed, from page 1', async () => {

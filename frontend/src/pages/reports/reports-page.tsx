@@ -14,7 +14,15 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Table from '@cloudscape-design/components/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getReport, hoursAndMinutes, monthToDate, type ReportFilter, type ReportRow } from '@/api/dashboard';
+import {
+  getReport,
+  hoursAndMinutes,
+  monthToDate,
+  reportFilterQuery,
+  type ReportFilter,
+  type ReportRow,
+} from '@/api/dashboard';
+import { useExportJob } from '@/components/export-progress';
 import { listQueues, type QueueView } from '@/api/queues';
 import { listUserNames } from '@/api/users';
 import { useOnFollow } from '@/hooks/use-on-follow';
@@ -41,7 +49,7 @@ const PRINT_CSS = `@media print { @page { size: A4 portrait; margin: 12mm; } bod
  * the month to today by default), filtered by search, status, queues, attendants and rating, paged 5, 10,
  * 20 or 50 (default 10), each row with its log and a link to the ticket. The total comes from the same
  * aggregates as the dashboard when the filter allows (decisions D110). PDF: the browser's print of the
- * table on A4 portrait.
+ * table on A4 portrait. Excel: every row of the filters applied, written by the export job (decisions D128).
  */
 export function ReportsPage() {
   const { t } = useTranslation();
@@ -57,6 +65,7 @@ export function ReportsPage() {
   };
   const [draft, setDraft] = useState<ReportFilter>(empty);
   const [filter, setFilter] = useState<ReportFilter>(empty);
+  const exporting = useExportJob();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
   const [logOf, setLogOf] = useState<number | null>(null);
@@ -192,6 +201,7 @@ export function ReportsPage() {
         </SpaceBetween>
       </Container>
       {report.status === 'error' && <Alert type="error">{t('reports.error')}</Alert>}
+      {exporting.panel}
       <div id="report-print">
         <Table
           loading={report.status === 'loading'}
@@ -204,13 +214,22 @@ export function ReportsPage() {
             <Header
               counter={report.status === 'ready' ? `(${total}${report.data.countIsExact ? '' : '+'})` : undefined}
               actions={
-                <Button
-                  onClick={() => {
-                    if (document.getElementById('report-print')) window.print();
-                  }}
-                >
-                  {t('reports.pdf')}
-                </Button>
+                <SpaceBetween direction="horizontal" size="xs">
+                  <Button
+                    iconName="download"
+                    loading={exporting.busy}
+                    onClick={() => void exporting.start({ kind: 'tickets-report', filters: reportFilterQuery(filter) })}
+                  >
+                    {t('exports.excel')}
+                  </Button>
+                  <Button
+                    onClick={() => {
+                      if (document.getElementById('report-print')) window.print();
+                    }}
+                  >
+                    {t('reports.pdf')}
+                  </Button>
+                </SpaceBetween>
               }
             >
               {t('reports.title')}
