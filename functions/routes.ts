@@ -153,6 +153,57 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
 
+  // Contact lists and their items (administration §7; decisions D122): admin screens (the profile user
+  // sees no access, §6), served by the contacts Lambda (it carries the spreadsheet readers).
+  { method: 'GET', path: '/contact-lists', area: 'contacts', handler: 'list-contact-lists', auth: 'admin' },
+  { method: 'GET', path: '/contact-lists/list', area: 'contacts', handler: 'list-all-contact-lists', auth: 'admin' },
+  { method: 'GET', path: '/contact-lists/{id}', area: 'contacts', handler: 'get-contact-list', auth: 'admin' },
+  { method: 'POST', path: '/contact-lists', area: 'contacts', handler: 'create-contact-list', auth: 'admin' },
+  { method: 'PUT', path: '/contact-lists/{id}', area: 'contacts', handler: 'update-contact-list', auth: 'admin' },
+  { method: 'DELETE', path: '/contact-lists/{id}', area: 'contacts', handler: 'delete-contact-list', auth: 'admin' },
+  {
+    method: 'POST',
+    path: '/contact-lists/{id}/upload',
+    area: 'contacts',
+    handler: 'upload-contact-list',
+    auth: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/contact-list-items',
+    area: 'contacts',
+    handler: 'list-contact-list-items',
+    auth: 'admin',
+  },
+  {
+    method: 'GET',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'get-contact-list-item',
+    auth: 'admin',
+  },
+  {
+    method: 'POST',
+    path: '/contact-list-items',
+    area: 'contacts',
+    handler: 'create-contact-list-item',
+    auth: 'admin',
+  },
+  {
+    method: 'PUT',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'update-contact-list-item',
+    auth: 'admin',
+  },
+  {
+    method: 'DELETE',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'delete-contact-list-item',
+    auth: 'admin',
+  },
+
   // Messages (core spec §7; decisions D50–D54): the service checks the ticket's visibility and the rules.
   { method: 'GET', path: '/messages/{ticketUuid}', area: 'messages', handler: 'list-messages', auth: 'user' },
   { method: 'POST', path: '/messages/{ticketId}', area: 'messages', handler: 'send-message', auth: 'user' },

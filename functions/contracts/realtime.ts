@@ -28,6 +28,10 @@ export const COMPANY_CHANNELS = {
   importMessages: ['update', 'refresh'],
   /** A contact spreadsheet import's progress (`contactImport`, a ContactImportView; decisions D104). */
   contactImport: ['update'],
+  /** Contact lists (administration §7; decisions D122): `record` on create and update, `id` on delete. */
+  ContactList: ['create', 'update', 'delete'],
+  /** A list's items: `record` on create and update, `id` on delete, `reload` after an import (D122). */
+  ContactListItem: ['create', 'update', 'delete', 'reload'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

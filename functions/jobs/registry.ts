@@ -39,6 +39,13 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'contact-import', entry: 'functions/jobs/contact-import/handler.ts', batchSize: 1, timeoutSeconds: 300 },
   // A deleted tag's contact and ticket links go (D100).
   { queue: 'tag-removal', entry: 'functions/jobs/tag-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
+  // A deleted contact list's items go, in bounded passes (D122).
+  {
+    queue: 'contact-list-removal',
+    entry: 'functions/jobs/contact-list-removal/handler.ts',
+    batchSize: 1,
+    timeoutSeconds: 120,
+  },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

@@ -71,6 +71,15 @@ export const QUEUES = [
       "A deleted tag's contact and ticket links removed, in passes (decisions D100); group = the tag, dedup = tag and pass",
   },
   {
+    name: 'contact-list-removal',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted contact list's items removed, in passes (decisions D122); group = the list, dedup = list and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,
