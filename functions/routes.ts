@@ -59,6 +59,12 @@ export interface RouteDef {
    * names the route key only, never the path (docs/decisions/D20-password-reset.md).
    */
   secretPath?: true;
+  /**
+   * Served in AWS only by the external messages REST API (usage plan and API keys,
+   * infra/stacks/external-api.ts), not by the HTTP API; the local gateway serves it at the same path with
+   * the usage plan's throttle (decisions D123). Its bearer is a connection token, checked by the service.
+   */
+  external?: true;
 }
 
 export const ROUTES: readonly RouteDef[] = [
@@ -231,6 +237,15 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/messages/URL/{id}', area: 'messages', handler: 'send-url-message', auth: 'user' },
   { method: 'POST', path: '/messages/PIX/{id}', area: 'messages', handler: 'send-pix-message', auth: 'user' },
   { method: 'GET', path: '/messages-allMe', area: 'messages', handler: 'count-messages', auth: 'user' },
+  // The external messages API (administration §7; decisions D123): the connection's token as bearer.
+  {
+    method: 'POST',
+    path: '/messages/send',
+    area: 'messages',
+    handler: 'send-external-message',
+    auth: 'public',
+    external: true,
+  },
 
   { method: 'GET', path: '/queue', area: 'queues', handler: 'list-queues', auth: 'user' },
   { method: 'GET', path: '/queue/{id}', area: 'queues', handler: 'get-queue', auth: 'user' },
