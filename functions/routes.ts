@@ -160,19 +160,62 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
 
   // Contact lists and their items (administration §7; decisions D122): admin screens (the profile user
-  // sees no access, §6), served by the contacts Lambda (it carries the spreadsheet readers).
-  { method: 'GET', path: '/contact-lists', area: 'contacts', handler: 'list-contact-lists', auth: 'admin' },
-  { method: 'GET', path: '/contact-lists/list', area: 'contacts', handler: 'list-all-contact-lists', auth: 'admin' },
-  { method: 'GET', path: '/contact-lists/{id}', area: 'contacts', handler: 'get-contact-list', auth: 'admin' },
-  { method: 'POST', path: '/contact-lists', area: 'contacts', handler: 'create-contact-list', auth: 'admin' },
-  { method: 'PUT', path: '/contact-lists/{id}', area: 'contacts', handler: 'update-contact-list', auth: 'admin' },
-  { method: 'DELETE', path: '/contact-lists/{id}', area: 'contacts', handler: 'delete-contact-list', auth: 'admin' },
+  // sees no access, §6) of the campaigns plan flag, served by the contacts Lambda (it has the spreadsheet readers).
+  {
+    method: 'GET',
+    path: '/contact-lists',
+    area: 'contacts',
+    handler: 'list-contact-lists',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-lists/list',
+    area: 'contacts',
+    handler: 'list-all-contact-lists',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'get-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/contact-lists',
+    area: 'contacts',
+    handler: 'create-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'PUT',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'update-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'delete-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
   {
     method: 'POST',
     path: '/contact-lists/{id}/upload',
     area: 'contacts',
     handler: 'upload-contact-list',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'GET',
@@ -180,6 +223,7 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'contacts',
     handler: 'list-contact-list-items',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'GET',
@@ -187,6 +231,7 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'contacts',
     handler: 'get-contact-list-item',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'POST',
@@ -194,6 +239,7 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'contacts',
     handler: 'create-contact-list-item',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'PUT',
@@ -201,6 +247,7 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'contacts',
     handler: 'update-contact-list-item',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'DELETE',
@@ -208,6 +255,7 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'contacts',
     handler: 'delete-contact-list-item',
     auth: 'admin',
+    planFlag: 'useCampaigns',
   },
 
   // Messages (core spec §7; decisions D50–D54): the service checks the ticket's visibility and the rules.
