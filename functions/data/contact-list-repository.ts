@@ -406,3 +406,33 @@ export const purgeContactListItems = async (companyId: number, listId: number, m
   await batchWriteAll(keys.map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } })));
   return keys.length;
 };
+
+/**
+ * What WhatsApp's directory answered for a number of the list (decisions D122): sets `isWhatsappValid` on
+ * the item if it is still there with that number; answers the item as it is now, or null when it is gone.
+ */
+export const setItemWhatsappValid = async (
+  companyId: number,
+  listId: number,
+  number: string,
+  valid: boolean,
+): Promise<ContactListItem | null> => {
+  try {
+    const out = await mapDynamoErrors(() =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: contactListItemKeys(companyId, listId, number),
+          UpdateExpression: 'SET isWhatsappValid = :valid',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':valid': valid },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return toItem(out.Attributes!);
+  } catch (err) {
+    if (err instanceof Conflict) return null;
+    throw err;
+  }
+};

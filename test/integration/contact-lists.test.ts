@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { getConnection } from '../../functions/data/connection-repository';
 import { getItemByNumber } from '../../functions/data/contact-list-repository';
-import { eventsUntil, waitFor } from '../helpers/connections';
+import { eventsUntil, waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets } from '../helpers/ws-client';
 
@@ -245,4 +246,72 @@ describe('contact list upload', () => {
       { timeoutMs: 30_000, intervalMs: 250, what: 'the list items to be removed' },
     );
   });
+});
+
+describe('isWhatsappValid', () => {
+  /** A connection made through the API and paired through the simulator (as whatsapp-messages.test.ts). */
+  const connectedConnection = async (name: string): Promise<number> => {
+    const created = await api(t.adminToken).post('/whatsapp', { name });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as number;
+    await waitForConnection(t.company.id, id, (c) => c?.status === 'qrcode', { timeoutMs: 15_000 });
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const current = await getConnection(t.company.id, id);
+      if (current?.status === 'CONNECTED') return id;
+      if (current?.status === 'qrcode') await api(t.adminToken).post(`/simulator/${id}/scan`);
+      if (Date.now() > deadline) throw new Error(`connection ${id} did not connect; last ${current?.status}`);
+      await waitForConnection(t.company.id, id, (c) => c?.status === 'CONNECTED', { timeoutMs: 4_000 }).catch(
+        () => undefined,
+      );
+    }
+  };
+
+  it("is answered by the connection's driver (the simulator's directory) for added and imported numbers", async () => {
+    await connectedConnection('Verificação');
+    const list = await newList('Verificar');
+    const socket = await connectSocket(`${inject('wsUrl')}?token=${t.adminToken}`);
+    const on = await api(t.adminToken).post('/contact-list-items', {
+      name: 'Tem WhatsApp',
+      number: '5511977770001',
+      contactListId: list.id,
+    });
+    // The simulator's WhatsApp knows every number except those ending in 0000 (D122).
+    const off = await api(t.adminToken).post('/contact-list-items', {
+      name: 'Sem WhatsApp',
+      number: '5511977770000',
+      contactListId: list.id,
+    });
+    expect([on.body.isWhatsappValid, off.body.isWhatsappValid]).toEqual([null, null]);
+    await eventsUntil(
+      socket,
+      (e) =>
+        e.channel === `company-${t.company.id}-ContactListItem` &&
+        e.action === 'update' &&
+        (e.record as { id: number; isWhatsappValid: boolean | null }).id === off.body.id &&
+        (e.record as { isWhatsappValid: boolean | null }).isWhatsappValid === false,
+      30_000,
+    );
+    const checked = await waitFor(
+      async () => [
+        (await api(t.adminToken).get(`/contact-list-items/${on.body.id}`)).body.isWhatsappValid,
+        (await api(t.adminToken).get(`/contact-list-items/${off.body.id}`)).body.isWhatsappValid,
+      ],
+      (v) => v.every((x) => x !== null),
+      { timeoutMs: 30_000, what: 'both numbers checked' },
+    );
+    expect(checked).toEqual([true, false]);
+
+    const csv = Buffer.from('nome;numero\nEva;5521966660001\nFabio;5521966660000\n', 'utf8');
+    await uploadAndWait(list.id, csv, 'verificar.csv');
+    const imported = await waitFor(
+      async () => [
+        (await getItemByNumber(t.company.id, list.id, '5521966660001'))?.isWhatsappValid,
+        (await getItemByNumber(t.company.id, list.id, '5521966660000'))?.isWhatsappValid,
+      ],
+      (v) => v.every((x) => x !== null && x !== undefined),
+      { timeoutMs: 30_000, what: 'the imported numbers checked' },
+    );
+    expect(imported).toEqual([true, false]);
+  }, 120_000);
 });

@@ -1,8 +1,8 @@
 import type {
   ContactListItemPage,
-  ContactListItemView,
   ContactListPage,
   ContactListView,
+  ContactListItemView,
 } from '../../contracts/contact-lists';
 import {
   contactListItemNotFound,
@@ -23,11 +23,11 @@ import {
 } from '../../data/contact-list-repository';
 import type { AuthContext } from '../../shared/auth-context';
 import { ValidationError } from '../../shared/errors';
-import { errorFields, logger } from '../../shared/logger';
 import { importNumber } from '../contacts/phone-number';
-import { managers, publish } from '../notifier';
 import { fetchPage, type PagingInput } from '../paging';
 import { enqueueContactListRemoval } from './contact-list-removal';
+import { announceContactList, toContactListItemView, toContactListView } from './contact-list-events';
+import { queueNumberCheck } from './number-check';
 
 /**
  * Contact lists and their items (administration spec "Contact lists", §3, §5, §6, §7; data-model §2.24,
@@ -39,42 +39,6 @@ import { enqueueContactListRemoval } from './contact-list-removal';
  * Events: `company-{id}-ContactList` and `company-{id}-ContactListItem`, to the company's managers.
  */
 export const CONTACT_LIST_PAGE_SIZE = 20;
-
-export const toContactListView = (l: ContactList): ContactListView => ({
-  id: l.id,
-  name: l.name,
-  contactsCount: Math.max(0, l.contactsCount ?? 0),
-  createdAt: l.createdAt,
-  updatedAt: l.updatedAt,
-});
-
-export const toContactListItemView = (i: ContactListItem): ContactListItemView => ({
-  id: i.id,
-  name: i.name,
-  number: i.number,
-  email: i.email ?? '',
-  isWhatsappValid: i.isWhatsappValid ?? null,
-  companyId: i.companyId,
-  contactListId: i.contactListId,
-  createdAt: i.createdAt,
-  updatedAt: i.updatedAt,
-});
-
-type ListEvent =
-  | { channel: 'ContactList'; action: 'create' | 'update'; record: ContactListView }
-  | { channel: 'ContactList'; action: 'delete'; id: number }
-  | { channel: 'ContactListItem'; action: 'create' | 'update'; record: ContactListItemView }
-  | { channel: 'ContactListItem'; action: 'delete'; id: number; contactListId: number }
-  | { channel: 'ContactListItem'; action: 'reload'; contactListId: number };
-
-/** Best effort, like every list event: a lost event is healed by the next load. */
-export const announceContactList = async (companyId: number, events: ListEvent[]): Promise<void> => {
-  try {
-    await publish(companyId, events, managers);
-  } catch (err) {
-    logger.warn('contact list event not sent', { companyId, ...errorFields(err) });
-  }
-};
 
 const visibleList = async (auth: AuthContext, id: number): Promise<ContactList> => {
   const list = await getContactList(auth.companyId, id);
@@ -201,6 +165,7 @@ export const createCompanyContactListItem = async (
     email: input.email ?? '',
   });
   await announceItem(auth, 'create', item, true);
+  await queueNumberCheck(auth.companyId, item.contactListId, [item.number]);
   return toContactListItemView(item);
 };
 
@@ -220,6 +185,7 @@ export const updateCompanyContactListItem = async (
   }
   const item = await updateContactListItem(current, changes);
   await announceItem(auth, 'update', item, false);
+  if (item.number !== current.number) await queueNumberCheck(auth.companyId, item.contactListId, [item.number]);
   return toContactListItemView(item);
 };
 

@@ -36,7 +36,8 @@ import { adminsAnd, publish } from '../notifier';
 import { importNumber } from './phone-number';
 import { invalidFile, readSheetRows } from './spreadsheet';
 import { searchForm } from '../../data/keys';
-import { announceContactList, toContactListView } from '../contact-lists/contact-list-service';
+import { announceContactList, toContactListView } from '../contact-lists/contact-list-events';
+import { queueNumberCheck } from '../contact-lists/number-check';
 
 /**
  * Spreadsheet import of contacts (core spec §4, §5, §7 `/contacts/upload`; decisions D104, D105).
@@ -390,6 +391,12 @@ const importListChunk = async (i: ContactImport, first: number, rows: string[][]
     if (winner?.importRef === refOf(r)) counts.created += 1;
     else counts.merged += 1;
   });
+  // The chunk's numbers go to WhatsApp's directory through the connection (D122); a replay asks again.
+  await queueNumberCheck(
+    i.companyId,
+    listId,
+    unique.filter((r) => existing.get(r.number)?.isWhatsappValid == null).map((r) => r.number),
+  );
   return counts;
 };
 
