@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authUser } from '@/testing/auth-fixtures';
-import { fakeApi } from '@/testing/fake-api';
+import { connectionRow } from '@/testing/connection-fixtures';
+import { fakeApi, json } from '@/testing/fake-api';
 import { errorOf, fieldByLabel, toastTexts, typeInto } from '@/testing/form-fields';
 import { renderApp } from '@/testing/render-app';
 import { fullPlan, shellRoutes } from '@/testing/shell-api';
@@ -9,7 +10,10 @@ import { fullPlan, shellRoutes } from '@/testing/shell-api';
 const ADMIN = authUser({ id: 5, profile: 'admin' });
 
 const openPage = async (plan = fullPlan()) => {
-  const api = fakeApi(shellRoutes(ADMIN, plan));
+  const api = fakeApi({
+    ...shellRoutes(ADMIN, plan),
+    'GET /whatsapp': () => json(200, [connectionRow(3, 'Vendas', { token: 'AbCdEfGhIjKlMnOpQrStUvWxYz0123' })]),
+  });
   const view = renderApp({ path: '/messages-api', adapter: api.adapter });
   return { ...view, api };
 };
@@ -34,6 +38,9 @@ describe('messages API page', () => {
     expect(screen.getByText('POST https://desk.example.com/api/messages/send')).toBeTruthy();
     expect(screen.getByText('Mensagem de texto')).toBeTruthy();
     expect(screen.getByText('Mensagem com mídia')).toBeTruthy();
+    // The connections' tokens, to copy into a form.
+    expect(await screen.findByText('AbCdEfGhIjKlMnOpQrStUvWxYz0123')).toBeTruthy();
+    expect(screen.getByText('Vendas')).toBeTruthy();
   });
 
   it('the text form checks token, number and message, then calls the API with the pasted token', async () => {

@@ -11,7 +11,10 @@ import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import CopyToClipboard from '@cloudscape-design/components/copy-to-clipboard';
+import { listConnections } from '@/api/connections';
 import { useAppServices } from '@/app-services';
+import { useRequest } from '@/hooks/use-request';
 import { useNotifications } from '@/components/notifications';
 
 /** Administration §5: numbers carry no mask or special characters: country code, area code and number. */
@@ -147,6 +150,10 @@ export function MessagesApiPage() {
   const { config } = useAppServices();
   const notifications = useNotifications();
   const endpoint = `${config.apiBase}${SEND_PATH}`;
+  // The company's connection tokens (GET /whatsapp answers them to admins), to copy into a test form.
+  const connections = useRequest((signal) => listConnections({ signal }), []);
+  const tokens =
+    connections.status === 'ready' ? connections.data.filter((c) => c.token && c.channel === 'whatsapp') : [];
   const send = async (answer: Promise<SendAnswer>) => {
     let result: SendAnswer;
     try {
@@ -196,6 +203,26 @@ export function MessagesApiPage() {
           <Box>{t('messagesApi.docs.number')}</Box>
           <Box>{t('messagesApi.docs.optional')}</Box>
         </SpaceBetween>
+      </Container>
+      <Container header={<Header variant="h2">{t('messagesApi.tokens.title')}</Header>}>
+        {tokens.length === 0 ? (
+          <Box color="text-status-inactive">{t('messagesApi.tokens.none')}</Box>
+        ) : (
+          <SpaceBetween size="xs">
+            {tokens.map((c) => (
+              <SpaceBetween key={c.id} direction="horizontal" size="xs" alignItems="center">
+                <Box fontWeight="bold">{c.name}</Box>
+                <CopyToClipboard
+                  variant="inline"
+                  textToCopy={c.token!}
+                  copyButtonAriaLabel={t('messagesApi.tokens.copy', { name: c.name })}
+                  copySuccessText={t('messagesApi.tokens.copied')}
+                  copyErrorText={t('messagesApi.tokens.copyFailed')}
+                />
+              </SpaceBetween>
+            ))}
+          </SpaceBetween>
+        )}
       </Container>
       <ColumnLayout columns={2}>
         <TestForm
