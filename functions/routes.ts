@@ -60,6 +60,12 @@ export interface RouteDef {
    * names the route key only, never the path (docs/decisions/D20-password-reset.md).
    */
   secretPath?: true;
+  /**
+   * Served in AWS only by the external messages REST API (usage plan and API keys,
+   * infra/stacks/external-api.ts), not by the HTTP API; the local gateway serves it at the same path with
+   * the usage plan's throttle (decisions D123). Its bearer is a connection token, checked by the service.
+   */
+  external?: true;
 }
 
 export const ROUTES: readonly RouteDef[] = [
@@ -154,6 +160,105 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
 
+  // Contact lists and their items (administration §7; decisions D122): admin screens (the profile user
+  // sees no access, §6) of the campaigns plan flag, served by the contacts Lambda (it has the spreadsheet readers).
+  {
+    method: 'GET',
+    path: '/contact-lists',
+    area: 'contacts',
+    handler: 'list-contact-lists',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-lists/list',
+    area: 'contacts',
+    handler: 'list-all-contact-lists',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'get-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/contact-lists',
+    area: 'contacts',
+    handler: 'create-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'PUT',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'update-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/contact-lists/{id}',
+    area: 'contacts',
+    handler: 'delete-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/contact-lists/{id}/upload',
+    area: 'contacts',
+    handler: 'upload-contact-list',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-list-items',
+    area: 'contacts',
+    handler: 'list-contact-list-items',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'get-contact-list-item',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/contact-list-items',
+    area: 'contacts',
+    handler: 'create-contact-list-item',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'PUT',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'update-contact-list-item',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/contact-list-items/{id}',
+    area: 'contacts',
+    handler: 'delete-contact-list-item',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+
   // Messages (core spec §7; decisions D50–D54): the service checks the ticket's visibility and the rules.
   { method: 'GET', path: '/messages/{ticketUuid}', area: 'messages', handler: 'list-messages', auth: 'user' },
   { method: 'POST', path: '/messages/{ticketId}', area: 'messages', handler: 'send-message', auth: 'user' },
@@ -181,6 +286,15 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/messages/URL/{id}', area: 'messages', handler: 'send-url-message', auth: 'user' },
   { method: 'POST', path: '/messages/PIX/{id}', area: 'messages', handler: 'send-pix-message', auth: 'user' },
   { method: 'GET', path: '/messages-allMe', area: 'messages', handler: 'count-messages', auth: 'user' },
+  // The external messages API (administration §7; decisions D123): the connection's token as bearer.
+  {
+    method: 'POST',
+    path: '/messages/send',
+    area: 'messages',
+    handler: 'send-external-message',
+    auth: 'public',
+    external: true,
+  },
 
   { method: 'GET', path: '/queue', area: 'queues', handler: 'list-queues', auth: 'user' },
   { method: 'GET', path: '/queue/{id}', area: 'queues', handler: 'get-queue', auth: 'user' },

@@ -35,13 +35,10 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'campaigns', titleKey: 'menu.campaignsList' },
   { path: 'campaigns-config', titleKey: 'menu.campaignsConfig' },
   { path: 'campaign/:campaignId/report', titleKey: 'menu.campaignReport' },
-  { path: 'contact-lists', titleKey: 'menu.contactLists' },
-  { path: 'contact-lists/:contactListId/contacts', titleKey: 'menu.contactListItems' },
   { path: 'phrase-lists', titleKey: 'menu.phraseLists' },
   { path: 'flowbuilders', titleKey: 'menu.flowbuilders' },
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'announcements', titleKey: 'menu.announcements' },
-  { path: 'messages-api', titleKey: 'menu.messagesApi' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
@@ -177,6 +174,24 @@ export const routes: RouteObject[] = [
           {
             path: 'settings',
             lazy: async () => ({ Component: (await import('./pages/settings/settings-page')).SettingsPage }),
+          },
+          {
+            path: 'contact-lists',
+            lazy: async () => ({
+              Component: (await import('./pages/contact-lists/contact-lists-page')).ContactListsPage,
+            }),
+          },
+          {
+            path: 'contact-lists/:contactListId/contacts',
+            lazy: async () => ({
+              Component: (await import('./pages/contact-lists/contact-list-items-page')).ContactListItemsPage,
+            }),
+          },
+          {
+            path: 'messages-api',
+            lazy: async () => ({
+              Component: (await import('./pages/messages-api/messages-api-page')).MessagesApiPage,
+            }),
           },
           {
             path: 'todolist',

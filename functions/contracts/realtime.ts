@@ -30,6 +30,10 @@ export const COMPANY_CHANNELS = {
   contactImport: ['update'],
   /** A spreadsheet export's progress (`export`, an ExportView), to the user who asked for it (decisions D127). */
   export: ['update'],
+  /** Contact lists (administration §7; decisions D122): `record` on create and update, `id` on delete. */
+  ContactList: ['create', 'update', 'delete'],
+  /** A list's items: `record` on create and update, `id` on delete, `reload` after an import (D122). */
+  ContactListItem: ['create', 'update', 'delete', 'reload'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

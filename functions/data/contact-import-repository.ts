@@ -1,9 +1,11 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
+import { contactListCountMove, contactListNotFound } from './contact-list-repository';
 import { db, tableName } from './client';
 import { consistentGet } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
 import { company } from './keys';
+import { transactWrite } from './transactions';
 
 /**
  * A spreadsheet import of contacts (core spec §4, §5; docs/data-model.md §2.12 "Contact import"; decisions
@@ -38,6 +40,11 @@ export interface ContactImport {
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
+  /**
+   * The import's target (decisions D122): absent, the company's contacts; set, the items of this contact
+   * list (`POST /contact-lists/{id}/upload`), where `merged` counts the numbers already in the list.
+   */
+  contactListId?: number;
 }
 
 const KEEP_SECONDS = 30 * 86_400;
@@ -53,7 +60,7 @@ const toImport = (item: Record<string, unknown>): ContactImport => {
 };
 
 export const putContactImport = async (
-  input: Pick<ContactImport, 'id' | 'companyId' | 'userId' | 'fileName' | 'key' | 'size'>,
+  input: Pick<ContactImport, 'id' | 'companyId' | 'userId' | 'fileName' | 'key' | 'size' | 'contactListId'>,
 ): Promise<ContactImport> => {
   const now = new Date().toISOString();
   const item: ContactImport = {
@@ -91,13 +98,17 @@ export const getContactImport = async (companyId: number, id: string): Promise<C
   return item ? toImport(item) : null;
 };
 
-const update = async (
+const updateInput = (
   companyId: number,
   id: string,
   set: Record<string, unknown>,
   condition: { expression: string; values?: Record<string, unknown> },
   add: Record<string, number> = {},
-): Promise<ContactImport> => {
+): Omit<UpdateCommandInput, 'TableName'> & {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} => {
   const names: Record<string, string> = {
     ...(condition.expression.includes('#st') ? { '#st': 'status' } : {}),
     ...(condition.expression.includes('#o') ? { '#o': 'offset' } : {}),
@@ -113,20 +124,34 @@ const update = async (
     values[`:a${i}`] = v;
     return `#a${i} :a${i}`;
   });
+  return {
+    Key: contactImportKeys(companyId, id),
+    UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+    ConditionExpression: `attribute_exists(pk) AND (${condition.expression})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+};
+
+const changedMeanwhile = () => new Conflict('ERR_CONFLICT', 'The import changed meanwhile');
+
+const update = async (
+  companyId: number,
+  id: string,
+  set: Record<string, unknown>,
+  condition: { expression: string; values?: Record<string, unknown> },
+  add: Record<string, number> = {},
+): Promise<ContactImport> => {
   const out = await mapDynamoErrors(
     () =>
       db().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: contactImportKeys(companyId, id),
-          UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
-          ConditionExpression: `attribute_exists(pk) AND (${condition.expression})`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ...updateInput(companyId, id, set, condition, add),
           ReturnValues: 'ALL_NEW',
         }),
       ),
-    () => new Conflict('ERR_CONFLICT', 'The import changed meanwhile'),
+    changedMeanwhile,
   );
   return toImport(out.Attributes!);
 };
@@ -173,6 +198,37 @@ export const recordContactImportChunk = (
     { expression: '#o = :from AND #st = :running', values: { ':from': from, ':running': 'running' } },
     counts,
   );
+
+/**
+ * A contact list import's chunk (decisions D122): as `recordContactImportChunk`, and the list's
+ * `contactsCount` grows by the chunk's new items in the same transaction, so the count is exact however
+ * often the chunk is replayed. A list deleted meanwhile is a NotFound (the import then fails).
+ */
+export const recordContactListImportChunk = async (
+  current: ContactImport,
+  from: number,
+  to: number,
+  counts: { created: number; merged: number; ignored: number },
+  done: boolean,
+): Promise<ContactImport> => {
+  const listId = current.contactListId!;
+  await transactWrite(
+    [
+      {
+        Update: updateInput(
+          current.companyId,
+          current.id,
+          { offset: to, ...(done ? { status: 'done', finishedAt: new Date().toISOString() } : {}) },
+          { expression: '#o = :from AND #st = :running', values: { ':from': from, ':running': 'running' } },
+          counts,
+        ),
+      },
+      contactListCountMove(current.companyId, listId, counts.created),
+    ],
+    ({ reasons }) => (reasons?.[0] === 'ConditionalCheckFailed' ? changedMeanwhile() : contactListNotFound()),
+  );
+  return (await getContactImport(current.companyId, current.id))!;
+};
 
 /** The file could not be read (or the import cannot go on): its reason, for the user. */
 export const failContactImport = (current: ContactImport, error: string): Promise<ContactImport> =>

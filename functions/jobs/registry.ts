@@ -41,6 +41,13 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'tag-removal', entry: 'functions/jobs/tag-removal/handler.ts', batchSize: 1, timeoutSeconds: 120 },
   // A spreadsheet export (attendants, tickets report, contacts) streamed to S3 with progress (D127).
   { queue: 'export', entry: 'functions/jobs/export/handler.ts', batchSize: 1, timeoutSeconds: 900 },
+  // A deleted contact list's items go, in bounded passes (D122).
+  {
+    queue: 'contact-list-removal',
+    entry: 'functions/jobs/contact-list-removal/handler.ts',
+    batchSize: 1,
+    timeoutSeconds: 120,
+  },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

@@ -80,6 +80,15 @@ export const QUEUES = [
     description: 'A spreadsheet export written to S3 by a job, restarted from scratch after a crash (decisions D127)',
   },
   {
+    name: 'contact-list-removal',
+    fifo: true,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted contact list's items removed, in passes (decisions D122); group = the list, dedup = list and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

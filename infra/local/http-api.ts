@@ -7,6 +7,7 @@ import { API_BASE, matchRoute } from '../../functions/http/route-matcher';
 import { PayloadTooLarge } from '../../functions/shared/errors';
 import type { Area } from '../../functions/routes';
 import { loadHandler } from './handler-modules';
+import { createUsagePlanThrottle, usagePlanCaller } from './usage-plan';
 import {
   LOCAL_ACCOUNT_ID,
   createLambdaContext,
@@ -148,15 +149,19 @@ export const buildHttpEvent = (
 };
 
 /** Which route (and so which area Lambda) API Gateway would pick for a request under /api. */
-export const selectRoute = (method: string, rawPath: string): RouteSelection & { area: Area } => {
+export const selectRoute = (method: string, rawPath: string): RouteSelection & { area: Area; external?: boolean } => {
   const match = matchRoute(method, rawPath);
   if (match.kind !== 'route') return { routeKey: '$default', area: DEFAULT_ROUTE_AREA };
   return {
     routeKey: `${match.route.method} ${API_BASE}${match.route.path}`,
     pathParameters: match.pathParameters,
     area: match.route.area,
+    ...(match.route.external ? { external: true } : {}),
   };
 };
+
+/** The external messages API's usage plan, locally (decisions D123). */
+const usagePlanAllows = createUsagePlanThrottle();
 
 export interface GatewayResponse {
   statusCode: number;
@@ -300,6 +305,10 @@ export const handleApiRequest = async (
   }
   const target = req.url ?? '/';
   const route = selectRoute(method, target.split('?')[0] ?? target);
+  if (route.external && !usagePlanAllows(usagePlanCaller(req.headers, clientIp(req)))) {
+    writeGatewayResponse(res, json(429, { message: 'Too Many Requests' }), { method, requestId });
+    return;
+  }
   const event = buildHttpEvent(
     {
       method,

@@ -95,7 +95,8 @@ export class ApiStack extends Stack {
       createDefaultStage: false,
       defaultIntegration: integrations[DEFAULT_ROUTE_AREA],
     });
-    for (const route of routes) {
+    // External routes are served only by the REST API below, behind its usage plan and API keys (D123).
+    for (const route of routes.filter((r) => !r.external)) {
       const key = httpRouteKey(route);
       new apigwv2.HttpRoute(this.httpApi, key, {
         httpApi: this.httpApi,

@@ -1,4 +1,5 @@
-import type { Area, HttpMethod } from '../../functions/routes';
+import { ROUTES, type Area, type HttpMethod } from '../../functions/routes';
+import { API_BASE } from '../../functions/http/route-matcher';
 
 /**
  * The external messages API for integrators (API Gateway REST API with usage plans and API keys,
@@ -6,10 +7,10 @@ import type { Area, HttpMethod } from '../../functions/routes';
  *
  * Integrators call `https://<rest api>/<stage>/api/messages/send` with their `x-api-key` and the
  * connection's bearer token (spec: administration §External messages API; exact path not shown, so the
- * path the product's integrators already use). The messages-API area does not exist yet: until it does,
- * the routes point at the `system` area. REST APIs send proxy events in payload format 1.0, while the area
- * handlers (functions/http/stack.ts) read HTTP API 2.0 events, so the area that takes these routes over
- * must accept 1.0 events; the system area answers them with a 500 until then.
+ * path the product's integrators already use). The routes are the route table's `external` entries
+ * (functions/routes.ts), served by their area's Lambda; REST APIs send payload 1.0 events, which the area
+ * handler stack turns into 2.0 (`toHttpEventV2`). The HTTP API does not route them (decisions D123), and
+ * the local gateway applies the first usage plan's throttle to them (infra/local/http-api.ts).
  */
 export interface ExternalApiRoute {
   method: HttpMethod;
@@ -51,7 +52,11 @@ export interface ExternalApiDefinition {
 
 export const EXTERNAL_API: ExternalApiDefinition = {
   stageName: 'v1',
-  routes: [{ method: 'POST', path: '/api/messages/send', area: 'system' }],
+  routes: ROUTES.filter((r) => r.external).map((r) => ({
+    method: r.method,
+    path: `${API_BASE}${r.path}`,
+    area: r.area,
+  })),
   usagePlans: [
     {
       name: 'standard',

@@ -39,7 +39,7 @@ describe('api stack: HTTP API from the route table', () => {
 
   it('has one route per ROUTES entry, keyed `METHOD /api/path`, invoking its area Lambda', () => {
     const routes = routesByKey();
-    for (const route of ROUTES) {
+    for (const route of ROUTES.filter((r) => !r.external)) {
       const key = `${route.method} /api${route.path}`;
       expect(httpRouteKey(route)).toBe(key);
       const found = routes.get(key);
@@ -53,7 +53,15 @@ describe('api stack: HTTP API from the route table', () => {
     expect(routeTargetFunction(routes.get('$default')!)).toBe(
       logicalId(stacks.api.areaFunctions[DEFAULT_ROUTE_AREA].fn),
     );
-    expect([...routes.keys()].sort()).toEqual([...ROUTES.map(httpRouteKey), '$default'].sort());
+    expect([...routes.keys()].sort()).toEqual(
+      [...ROUTES.filter((r) => !r.external).map(httpRouteKey), '$default'].sort(),
+    );
+  });
+
+  it('leaves the external messages API routes to the REST API, behind its usage plan (D123)', () => {
+    const external = ROUTES.filter((r) => r.external);
+    expect(external.map(httpRouteKey)).toEqual(['POST /api/messages/send']);
+    for (const route of external) expect(routesByKey().has(httpRouteKey(route))).toBe(false);
   });
 
   it('follows the table it is given, not a copy', () => {
@@ -171,6 +179,7 @@ describe('api stack: external messages REST API', () => {
     }
     const paths = Object.values(resourcesOfType(api, 'AWS::ApiGateway::Resource')).map((r) => r.Properties.PathPart);
     expect(paths).toEqual(['api', 'messages', 'send']);
+    expect(EXTERNAL_API.routes).toEqual([{ method: 'POST', path: '/api/messages/send', area: 'messages' }]);
   });
 
   it('has the usage plans with their throttles and quotas on the stage, and the API keys in their plans', () => {

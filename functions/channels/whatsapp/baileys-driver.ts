@@ -147,7 +147,7 @@ const baileysLogger = (bindings: Record<string, unknown>): BaileysLogger => {
 
 /** What the driver uses of a Baileys socket (tests give a stand-in). */
 export type BaileysSocket = Pick<WASocket, 'ev' | 'logout' | 'end'> &
-  Partial<Pick<WASocket, 'sendMessage' | 'updateMediaMessage' | 'groupMetadata'>>;
+  Partial<Pick<WASocket, 'sendMessage' | 'updateMediaMessage' | 'groupMetadata' | 'onWhatsApp'>>;
 
 /**
  * Group subjects a session knows (decisions D78): from the phone's history and group events, else asked
@@ -385,6 +385,14 @@ class BaileysSession implements Session {
     const { jid, content, options } = toBaileysSend(message);
     const sent = await this.socket.sendMessage(jid, content, options);
     return { providerMessageId: sent?.key.id ?? message.providerMessageId };
+  }
+
+  /** WhatsApp's directory lookup for contact lists (decisions D122): `onWhatsApp` by phone JID. */
+  async checkNumbers(numbers: readonly string[]): Promise<Record<string, boolean>> {
+    if (this.ended || !this.socket.onWhatsApp) throw new Error('the WhatsApp session is closed');
+    const found = await this.socket.onWhatsApp(...numbers.map((n) => `${n}@s.whatsapp.net`));
+    const known = new Set((found ?? []).filter((r) => r.exists).map((r) => String(r.jid).split('@')[0]));
+    return Object.fromEntries(numbers.map((n) => [n, known.has(n)]));
   }
 
   async logout(): Promise<void> {

@@ -114,6 +114,11 @@ export interface Session {
   send?: (message: OutboundMessage) => Promise<{ providerMessageId: string }>;
   /** The phone simulator's customer acting (simulator driver only; decisions D41). */
   simulate?: (action: SimulatorAction) => Promise<void>;
+  /**
+   * Which of these numbers (digits with country code) have WhatsApp: the provider's "on WhatsApp" lookup
+   * (contact lists' isWhatsappValid, decisions D122). Throws when the session cannot ask now.
+   */
+  checkNumbers?: (numbers: readonly string[]) => Promise<Record<string, boolean>>;
 }
 
 export interface SessionContext {

@@ -137,6 +137,10 @@ const historyMessageOf = (context: SessionContext, entry: PhoneHistoryEntry, ind
   };
 };
 
+/** Whether the simulator's WhatsApp knows a number: 8 to 15 digits not ending in 0000 (decisions D122). */
+export const isSimulatedWhatsAppNumber = (number: string): boolean =>
+  /^\d{8,15}$/.test(number) && !number.endsWith('0000');
+
 /** The chat a simulated customer writes in: their own (`<number>@s.whatsapp.net`) or a group's. */
 export const simulatedChatId = (customer: SimulatedCustomer): string =>
   customer.group ? `${customer.group.id}@g.us` : `${customer.number}@s.whatsapp.net`;
@@ -317,6 +321,15 @@ class SimulatedSession implements Session {
       if (this.options.readMs > 0) this.later(this.options.readMs, () => this.ack(received, 3));
     }
     return { providerMessageId: message.providerMessageId };
+  }
+
+  /**
+   * The simulated WhatsApp's directory (decisions D122): every number is on WhatsApp except those ending
+   * in 0000, so tests and demos can show both answers.
+   */
+  async checkNumbers(numbers: readonly string[]): Promise<Record<string, boolean>> {
+    if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
+    return Object.fromEntries(numbers.map((n) => [n, isSimulatedWhatsAppNumber(n)]));
   }
 
   async simulate(action: SimulatorAction): Promise<void> {

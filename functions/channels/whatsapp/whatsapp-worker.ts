@@ -30,6 +30,7 @@ import {
   markOutboxChangeDone,
   type OutboxItem,
 } from '../../data/wa-outbox-repository';
+import { numberCheckSchema, recordWhatsappChecks } from '../../core/contact-lists/number-check';
 import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { authStateStore, type AuthStateStore } from '../../data/wa-auth-state-repository';
 import {
@@ -714,6 +715,12 @@ class Worker implements WhatsAppWorker {
           done += 1;
           continue;
         }
+        if (item.kind === 'check') {
+          if (item.notBefore > Date.now()) continue;
+          await this.checkNumbers(live, item);
+          done += 1;
+          continue;
+        }
         const parsed =
           item.kind === 'change'
             ? outboundChangeSchema.safeParse(item.payload)
@@ -898,6 +905,27 @@ class Worker implements WhatsAppWorker {
       logger.warn('simulator action failed', { key: live.key, ...errorFields(err) });
     }
     await deleteOutboxItem(item);
+  }
+
+  /**
+   * A contact list's numbers to look up in WhatsApp's directory (decisions D122): the answers go onto the
+   * list's items; a failed lookup is retried a few times, then left unchecked (null).
+   */
+  private async checkNumbers(live: Live, item: OutboxItem): Promise<void> {
+    const parsed = numberCheckSchema.safeParse(item.payload);
+    if (!parsed.success || !live.session?.checkNumbers) {
+      await deleteOutboxItem(item);
+      return;
+    }
+    try {
+      const answers = await live.session.checkNumbers(parsed.data.numbers);
+      await recordWhatsappChecks(live.companyId, parsed.data.contactListId, answers);
+      await deleteOutboxItem(item);
+    } catch (err) {
+      logger.warn('number check failed', { key: live.key, ...errorFields(err) });
+      if (item.attempts >= 4) await deleteOutboxItem(item);
+      else await deferOutboxItem(item, Date.now() + this.retryDelay(item.attempts));
+    }
   }
 
   // -------------------------------------------------------------------------------------------------------

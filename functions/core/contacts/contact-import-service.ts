@@ -15,18 +15,29 @@ import {
   putContactImport,
   queueContactImport,
   recordContactImportChunk,
+  recordContactListImportChunk,
   type ContactImport,
 } from '../../data/contact-import-repository';
+import {
+  contactListNotFound,
+  getContactList,
+  getItemsByNumbers,
+  putImportedItem,
+} from '../../data/contact-list-repository';
+import { CONTACT_LIST_FILE_EXTENSIONS, MAX_CONTACT_LIST_UPLOAD_BYTES } from '../../contracts/contact-lists';
 import { nextId } from '../../data/counter-repository';
-import { getMediaObject, headMediaObject, presignedUploadUrl } from '../../data/media-store';
+import { getMediaObject, headMediaObject, presignedUploadUrl, putMediaObject } from '../../data/media-store';
 import { sendQueueMessage } from '../../data/queue-sender';
 import type { AuthContext } from '../../shared/auth-context';
-import { BadRequest, Conflict, NotFound, ValidationError, type FieldError } from '../../shared/errors';
+import { BadRequest, Conflict, NotFound, PayloadTooLarge, ValidationError, type FieldError } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
 import { safeFileName } from '../media/attachments';
 import { adminsAnd, publish } from '../notifier';
 import { importNumber } from './phone-number';
 import { invalidFile, readSheetRows } from './spreadsheet';
+import { searchForm } from '../../data/keys';
+import { announceContactList, toContactListView } from '../contact-lists/contact-list-events';
+import { queueNumberCheck } from '../contact-lists/number-check';
 
 /**
  * Spreadsheet import of contacts (core spec §4, §5, §7 `/contacts/upload`; decisions D104, D105).
@@ -188,6 +199,65 @@ export const startContactImport = async (
   return toImportView(queued);
 };
 
+// ---- contact lists (decisions D122) ----
+
+/** Header names the list import recognises (lower case, accents removed), per item field. */
+const LIST_HEADERS: Record<ImportTarget, readonly string[]> = {
+  name: ['name', 'nome', 'contato', 'contact'],
+  number: ['number', 'numero', 'telefone', 'phone', 'whatsapp', 'celular', 'fone'],
+  email: ['email', 'e-mail', 'mail'],
+};
+
+/**
+ * What each column of a list's sheet is, from its header row: the recognised names (nome, número, email,
+ * …); when the header names neither a name nor a number, the example spreadsheet's order (name, number,
+ * e-mail).
+ */
+export const listColumnsOf = (header: readonly string[]): (ImportTarget | null)[] => {
+  const columns = header.map((cell) => {
+    const key = searchForm(cell).replace(/\s+/g, '');
+    const target = (Object.keys(LIST_HEADERS) as ImportTarget[]).find((t) => LIST_HEADERS[t].includes(key));
+    return target ?? null;
+  });
+  const firsts = columns.map((c, i) => (c !== null && columns.indexOf(c) === i ? c : null));
+  if (!firsts.includes('name') || !firsts.includes('number')) return ['name', 'number', 'email'];
+  return firsts;
+};
+
+/**
+ * POST /contact-lists/{id}/upload (multipart `file`): the sheet goes to the media bucket under the same
+ * import prefix, the import item names the list as its target, its columns come from the header
+ * (`listColumnsOf`), and the `contact-import` job makes the items in chunks, resumable like a contacts
+ * import. Answers the import (201); its progress is `GET /contacts/import/{id}` and `contactImport` events.
+ */
+export const startContactListImport = async (
+  auth: AuthContext,
+  contactListId: number,
+  file: { filename: string; bytes: Buffer },
+): Promise<ContactImportView> => {
+  if (!(await getContactList(auth.companyId, contactListId))) throw contactListNotFound();
+  const lower = file.filename.toLowerCase();
+  if (!CONTACT_LIST_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext))) throw invalidFile();
+  if (file.bytes.length > MAX_CONTACT_LIST_UPLOAD_BYTES) throw new PayloadTooLarge(MAX_CONTACT_LIST_UPLOAD_BYTES);
+  const start = await readStart(file.bytes, 1);
+  const id = randomUUID();
+  const key = `c/${auth.companyId}/imports/${id}/${safeFileName(file.filename)}`;
+  await putMediaObject(key, file.bytes, 'application/octet-stream');
+  const made = await putContactImport({
+    id,
+    companyId: auth.companyId,
+    userId: auth.userId,
+    fileName: file.filename,
+    key,
+    size: file.bytes.length,
+    contactListId,
+  });
+  const queued = await queueContactImport(made, listColumnsOf(start.header), []);
+  await sendQueueMessage('contact-import', { companyId: queued.companyId, importId: queued.id });
+  await announce(queued);
+  return toImportView(queued);
+};
+
 // ---- the job ----
 
 interface RowOutcome {
@@ -278,6 +348,58 @@ const importChunk = async (i: ContactImport, first: number, rows: string[][]): P
   return counts;
 };
 
+/**
+ * A contact list chunk (D122): the first row of each number makes its item (`Put attribute_not_exists`,
+ * ids reserved per chunk); a number already in the list counts as merged. A row counts as created when
+ * the item is the one its own row made (`importRef`), so a replayed chunk counts the same and the list's
+ * count, moved once with the chunk's offset, stays exact.
+ */
+const importListChunk = async (i: ContactImport, first: number, rows: string[][]): Promise<RowOutcome> => {
+  const listId = i.contactListId!;
+  const counts: RowOutcome = { created: 0, merged: 0, ignored: 0 };
+  const byNumber = new Map<string, ContactRow>();
+  rows.forEach((cells, k) => {
+    const row = rowOf(i, first + k, cells);
+    if (!row || row.name.length < 2) counts.ignored += 1;
+    else if (byNumber.has(row.number)) counts.merged += 1;
+    else byNumber.set(row.number, { ...row, name: row.name.slice(0, 50) });
+  });
+  const unique = [...byNumber.values()];
+  const refOf = (r: ContactRow) => `${i.id}#${r.row}`;
+  const existing = await getItemsByNumbers(
+    i.companyId,
+    listId,
+    unique.map((r) => r.number),
+  );
+  const missing = unique.filter((r) => !existing.has(r.number));
+  for (const r of unique) {
+    const item = existing.get(r.number);
+    if (!item) continue;
+    if (item.importRef === refOf(r)) counts.created += 1;
+    else counts.merged += 1;
+  }
+  const last = missing.length > 0 ? await nextId(i.companyId, 'contactListItem', missing.length) : 0;
+  await inParallel(missing, PARALLEL_ROWS, async (r) => {
+    const id = last - missing.length + 1 + missing.indexOf(r);
+    const item = { contactListId: listId, name: r.name, number: r.number, email: r.email, importRef: refOf(r) };
+    if (await putImportedItem(i.companyId, item, id)) {
+      counts.created += 1;
+      return;
+    }
+    // Someone added the number meanwhile (a person, another delivery of this chunk).
+    const winner = (await getItemsByNumbers(i.companyId, listId, [r.number])).get(r.number);
+    if (winner?.importRef === refOf(r)) counts.created += 1;
+    else counts.merged += 1;
+  });
+  // The chunk's numbers go to WhatsApp's directory through the connection (D122); a replay asks again.
+  await queueNumberCheck(
+    i.companyId,
+    listId,
+    unique.filter((r) => existing.get(r.number)?.isWhatsappValid == null).map((r) => r.number),
+  );
+  return counts;
+};
+
 export interface ImportRunOptions {
   /** Fault injection (tests): runs after a chunk's contacts are written, before its offset is recorded. */
   beforeRecord?: (from: number) => void | Promise<void>;
@@ -326,17 +448,25 @@ export const runContactImport = async (
   let chunkStart = current.offset;
   let index = -1; // data row index; -1 is the header
   const flush = async (): Promise<void> => {
-    const counts = await importChunk(current!, chunkStart, chunk);
+    const forList = current!.contactListId !== undefined;
+    const counts = await (forList ? importListChunk : importChunk)(current!, chunkStart, chunk);
     const to = chunkStart + chunk.length;
     await options.beforeRecord?.(chunkStart);
     try {
-      current = await recordContactImportChunk(current!, chunkStart, to, counts, to >= total);
+      current = await (forList ? recordContactListImportChunk : recordContactImportChunk)(
+        current!,
+        chunkStart,
+        to,
+        counts,
+        to >= total,
+      );
     } catch (err) {
       // Another delivery recorded this chunk first: it counted it; this one stops.
       if (err instanceof Conflict) throw new ImportOvertaken();
       throw err;
     }
     await announce(current!);
+    if (forList) await announceListImport(current!);
     await options.afterChunk?.(to);
     chunk = [];
     chunkStart = to;
@@ -359,6 +489,11 @@ export const runContactImport = async (
     if (chunk.length > 0) await flush();
   } catch (err) {
     if (err instanceof ImportOvertaken) return 'nothing';
+    if (err instanceof NotFound && current.contactListId !== undefined) {
+      // The list was deleted while its import ran: nothing is left to fill.
+      await announce(await failContactImport(current, err.code));
+      return 'failed';
+    }
     if (err instanceof BadRequest) {
       await announce(await failContactImport(current, err.code));
       return 'failed';
@@ -369,3 +504,13 @@ export const runContactImport = async (
 };
 
 class ImportOvertaken extends Error {}
+
+/** A list import's chunk is in: the items screen reloads and the lists screen shows the new count. */
+const announceListImport = async (i: ContactImport): Promise<void> => {
+  const listId = i.contactListId!;
+  const list = await getContactList(i.companyId, listId);
+  await announceContactList(i.companyId, [
+    { channel: 'ContactListItem', action: 'reload', contactListId: listId },
+    ...(list ? [{ channel: 'ContactList' as const, action: 'update' as const, record: toContactListView(list) }] : []),
+  ]);
+};

@@ -356,6 +356,37 @@ const writeMessage = async (
   return { message, ticket: published.ticketView };
 };
 
+/**
+ * One message written and queued on behalf of a caller outside the app (the external messages API,
+ * decisions D123): the same store, send queue, counts and events as an attendant's message, authored by
+ * `userId` when the integrator named one. `prepared` as in `writeMessage` (a media key under its ulid).
+ */
+export const writeIntegrationMessage = async (
+  companyId: number,
+  userId: number | null,
+  ticket: Ticket,
+  contact: Contact,
+  out: Outgoing,
+  prepared?: { ulid: string; seed: string },
+): Promise<MessageView> => {
+  const author: AuthContext = {
+    companyId,
+    userId: userId ?? 0,
+    profile: 'admin',
+    super: false,
+    userFlags: {},
+    planFlags: {},
+  };
+  const written = await writeMessage(author, new ReadScope(), ticket, contact, out, prepared);
+  return toMessageView(written.message);
+};
+
+/** The ulid a media message of this ticket will take, for its key before the store (`prepared`). */
+export const preparedUlid = (ticket: Ticket): { ulid: string; seed: string } => {
+  const seed = randomUUID();
+  return { ulid: ulidAfter(ticket, seed), seed };
+};
+
 /** A message time after the ticket's latest one (a conversation's order holds), as a seeded ULID. */
 const ulidAfter = (ticket: Ticket, seed: string): string => {
   const previous = ticket.lastMsgSk ? ulidTime(ticket.lastMsgSk.slice('MSG#'.length)) : 0;

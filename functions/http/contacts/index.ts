@@ -28,6 +28,7 @@ import {
 } from '../../core/contacts/contact-service';
 import { addTicketNote, listNotesOfTicket, removeTicketNote } from '../../core/contacts/note-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
+import { contactListHandlers } from './contact-lists';
 
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
@@ -141,6 +142,7 @@ export const handlers: AreaHandlers = {
     query: z.object({ ticketId: positiveId, contactId: positiveId.optional() }),
     handle: async ({ auth, query }) => listNotesOfTicket(auth!, query),
   }),
+  ...contactListHandlers,
 };
 
 export const handler = createAreaHandler('contacts', handlers);

@@ -37,6 +37,7 @@ import {
 } from '../../contracts/messages';
 import { pagingQuery } from '../../core/paging';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers, type HttpEvent } from '../stack';
+import { externalHandlers } from './external';
 
 /**
  * The messages area (core spec §7 Messages; decisions D50–D54): thin handlers over
@@ -215,6 +216,7 @@ export const handlers: AreaHandlers = {
     }),
     handle: async ({ auth, query }) => countMessages(auth!, query),
   }),
+  ...externalHandlers,
 };
 
 export const handler = createAreaHandler('messages', handlers);

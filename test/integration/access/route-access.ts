@@ -25,6 +25,7 @@ import { newUlid } from '../../../functions/data/ulids';
 import { randomUUID } from 'node:crypto';
 import { putContactImport } from '../../../functions/data/contact-import-repository';
 import { putExport } from '../../../functions/data/export-repository';
+import { createContactList, createContactListItem } from '../../../functions/data/contact-list-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -273,6 +274,40 @@ const byQuickMessage = (request: (id: number) => RouteRequest): Pick<AccessRow, 
   },
   missing: () => request(999_999_999),
 });
+
+/** Contact lists and items (D122): ids of the owner's company moved past the intruder's. */
+const someContactList = (companyId: number) => createContactList(companyId, uniqueName('Lista'));
+const someContactListItem = async (companyId: number) =>
+  createContactListItem(companyId, {
+    contactListId: (await someContactList(companyId)).id,
+    name: uniqueName('Pessoa'),
+    number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    email: '',
+  });
+const byContactList = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someContactList(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'contactList', 1000);
+    return request((await someContactList(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+const byContactListItem = (
+  request: (id: number) => RouteRequest,
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someContactListItem(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'contactListItem', 1000);
+    return request((await someContactListItem(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+/** A one-row csv in the spec's upload form (`file`). */
+const contactListForm = () => {
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from('nome;numero\nAna;5511999990000\n')]), 'lista.csv');
+  return form;
+};
 
 /** The spec's attachment form {typeArch, file}. */
 const quickMessageForm = () => {
@@ -729,6 +764,64 @@ export const ACCESS: Record<string, AccessRow> = {
   },
 
   // Quick replies (decisions D58–D59): every user their own; shared ones (geral) seen by everyone.
+  // Contact lists and items (administration §7; decisions D122): admin screens.
+  'GET /contact-lists': { allow: admins, request: async () => ({ path: '/contact-lists' }) },
+  'GET /contact-lists/list': { allow: admins, request: async () => ({ path: '/contact-lists/list' }) },
+  'GET /contact-lists/{id}': { allow: admins, ...byContactList((id) => ({ path: `/contact-lists/${id}` })) },
+  'POST /contact-lists': {
+    allow: admins,
+    request: async () => ({ path: '/contact-lists', body: { name: uniqueName('Lista') } }),
+  },
+  'PUT /contact-lists/{id}': {
+    allow: admins,
+    ...byContactList((id) => ({ path: `/contact-lists/${id}`, body: { name: uniqueName('Lista') } })),
+  },
+  'DELETE /contact-lists/{id}': { allow: admins, ...byContactList((id) => ({ path: `/contact-lists/${id}` })) },
+  'POST /contact-lists/{id}/upload': {
+    allow: admins,
+    ...byContactList((id) => ({ path: `/contact-lists/${id}/upload`, body: contactListForm() })),
+  },
+  'GET /contact-list-items': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/contact-list-items',
+      query: { contactListId: String((await someContactList(caller.companyId)).id) },
+    }),
+  },
+  'GET /contact-list-items/{id}': {
+    allow: admins,
+    ...byContactListItem((id) => ({ path: `/contact-list-items/${id}` })),
+  },
+  'POST /contact-list-items': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/contact-list-items',
+      body: {
+        name: uniqueName('Pessoa'),
+        number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+        contactListId: (await someContactList(caller.companyId)).id,
+      },
+    }),
+  },
+  'PUT /contact-list-items/{id}': {
+    allow: admins,
+    ...byContactListItem((id) => ({ path: `/contact-list-items/${id}`, body: { name: uniqueName('Pessoa') } })),
+  },
+  'DELETE /contact-list-items/{id}': {
+    allow: admins,
+    ...byContactListItem((id) => ({ path: `/contact-list-items/${id}` })),
+  },
+  // The external messages API (D123): its bearer is a connection token, so every caller role reaches it
+  // with one (the JWT of the row's caller is replaced); the token names the company (external-messages-api.test.ts).
+  'POST /messages/send': {
+    allow: everyone,
+    request: async (caller) => ({
+      path: '/messages/send',
+      headers: { authorization: `Bearer ${(await someConnection(caller.companyId)).token}` },
+      body: { number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, body: 'Olá' },
+    }),
+  },
+
   'GET /quick-messages': { allow: signedIn, request: async () => ({ path: '/quick-messages' }) },
   'GET /quick-messages/list': { allow: signedIn, request: async () => ({ path: '/quick-messages/list' }) },
   'GET /quick-messages/{id}': { allow: signedIn, ...byQuickMessage((id) => ({ path: `/quick-messages/${id}` })) },
