@@ -74,10 +74,29 @@ export const scheduleKeys = (companyId: number, id: number) => ({
 });
 export const dueSchedulePartition = (hour: string, shard: number): string => `DUE#SCHEDULE#${hour}#${shard}`;
 
+/** Fields stored only when set, so conditions can say `attribute_not_exists(claimToken)`. */
+const NULLABLE = [
+  'sentAt',
+  'ticketUserId',
+  'queueId',
+  'mediaPath',
+  'mediaName',
+  'mediaType',
+  'mediaSize',
+  'whatsappId',
+  'lastError',
+  'ticketId',
+  'ticketFor',
+  'dueAt',
+  'heldUntil',
+  'claimedAt',
+  'claimToken',
+] as const satisfies readonly (keyof Schedule)[];
+
 const toItem = (s: Schedule): Record<string, unknown> => ({
   ...scheduleKeys(s.companyId, s.id),
   type: 'SCHEDULE',
-  ...s,
+  ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)),
   gsi1pk: schedulePartition(s.companyId),
   gsi1sk: `${searchForm(s.contactName) || '~'}#${pad(s.id)}`,
   gsi2pk: `${schedulePartition(s.companyId)}#SENDAT`,
@@ -103,7 +122,8 @@ const toSchedule = (item: Record<string, unknown>): Schedule => {
     gsi4sk: _h,
     ...rest
   } = item;
-  return rest as unknown as Schedule;
+  const nulls = Object.fromEntries(NULLABLE.map((k) => [k, null]));
+  return { ...nulls, ...rest } as unknown as Schedule;
 };
 
 export const scheduleNotFound = () => new NotFound('ERR_NO_SCHEDULE_FOUND', 'Schedule not found');
