@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
 import { dashboard } from './benchmarks/dashboard';
+import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { listLatency } from './benchmarks/list-latency';
 import { messagePageLatency } from './benchmarks/message-page-latency';
@@ -18,4 +19,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   messagePageLatency,
   ticketsFirstLoad,
   dashboard,
+  governorPacing,
 ];
