@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
 import { dashboard } from './benchmarks/dashboard';
+import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { listLatency } from './benchmarks/list-latency';
 import { messagePageLatency } from './benchmarks/message-page-latency';
@@ -20,4 +21,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   ticketsFirstLoad,
   dashboard,
   reportExport,
+  governorPacing,
 ];

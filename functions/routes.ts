@@ -25,6 +25,7 @@ export const AREAS = [
   'files',
   'dashboard',
   'exports',
+  'schedules',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -395,6 +396,81 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'user',
   },
 
+  // Scheduled messages (administration §2 Schedules, §7; decisions D118–D120): a plain user sees and
+  // changes their own, an admin every one of the company; the holidays their business-day rules read.
+  {
+    method: 'GET',
+    path: '/schedules',
+    area: 'schedules',
+    handler: 'list-schedules',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'GET',
+    path: '/schedules/{id}',
+    area: 'schedules',
+    handler: 'get-schedule',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'POST',
+    path: '/schedules',
+    area: 'schedules',
+    handler: 'create-schedule',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'PUT',
+    path: '/schedules/{id}',
+    area: 'schedules',
+    handler: 'update-schedule',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'DELETE',
+    path: '/schedules/{id}',
+    area: 'schedules',
+    handler: 'delete-schedule',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'POST',
+    path: '/schedules/{id}/media-upload',
+    area: 'schedules',
+    handler: 'upload-schedule-media',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'DELETE',
+    path: '/schedules/{id}/media-upload',
+    area: 'schedules',
+    handler: 'delete-schedule-media',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'GET',
+    path: '/schedule-holidays',
+    area: 'schedules',
+    handler: 'get-schedule-holidays',
+    auth: 'user',
+    planFlag: 'useSchedules',
+  },
+  {
+    method: 'PUT',
+    path: '/schedule-holidays',
+    area: 'schedules',
+    handler: 'save-schedule-holidays',
+    auth: 'admin',
+    planFlag: 'useSchedules',
+  },
+
   {
     method: 'GET',
     path: '/companySettings/{companyId}',
@@ -416,6 +492,24 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'settings',
     handler: 'update-company-schedules',
     auth: 'admin',
+  },
+  // Campaign settings (administration §7 "GET and POST /campaign-settings"; decisions D117): the pacing,
+  // hours and daily limit the send governor applies to every automatic send.
+  {
+    method: 'GET',
+    path: '/campaign-settings',
+    area: 'settings',
+    handler: 'get-campaign-settings',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/campaign-settings',
+    area: 'settings',
+    handler: 'save-campaign-settings',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
   },
   {
     method: 'GET',

@@ -29,7 +29,6 @@ function RootLayout() {
  * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
-  { path: 'schedules', titleKey: 'menu.schedules' },
   { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
   { path: 'helps', titleKey: 'menu.helps' },
   { path: 'campaigns', titleKey: 'menu.campaignsList' },
@@ -112,6 +111,10 @@ export const routes: RouteObject[] = [
           {
             path: 'tickets/:ticketUuid?',
             lazy: async () => ({ Component: (await import('./pages/tickets/tickets-page')).TicketsPage }),
+          },
+          {
+            path: 'schedules',
+            lazy: async () => ({ Component: (await import('./pages/schedules/schedules-page')).SchedulesPage }),
           },
           {
             path: 'quick-messages',

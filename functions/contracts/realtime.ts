@@ -34,6 +34,11 @@ export const COMPANY_CHANNELS = {
   ContactList: ['create', 'update', 'delete'],
   /** A list's items: `record` on create and update, `id` on delete, `reload` after an import (D122). */
   ContactListItem: ['create', 'update', 'delete', 'reload'],
+  /**
+   * Scheduled messages (decisions D118): `schedule` (a ScheduleView) on create and update, `scheduleId` on
+   * delete; on the wire `company{id}-schedule`, the spec's own name (administration §7).
+   */
+  schedule: ['create', 'update', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;
@@ -43,8 +48,8 @@ export type ChannelAction<C extends CompanyChannel> = (typeof COMPANY_CHANNELS)[
 export const companyChannel = (companyId: number, channel: CompanyChannel): string =>
   channel === 'importMessages'
     ? `importMessages-${companyId}`
-    : channel === 'tag'
-      ? `company${companyId}-tag` // the spec's own name (administration §7), without the dash
+    : channel === 'tag' || channel === 'schedule'
+      ? `company${companyId}-${channel}` // the spec's own names (administration §7), without the dash
       : `company-${companyId}-${channel}`;
 
 /** One event as it goes over the socket: the channel name, the action and its payload fields. */

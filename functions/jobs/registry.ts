@@ -48,6 +48,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
     batchSize: 1,
     timeoutSeconds: 120,
   },
+  // A scheduled message's due occurrence: claimed, paced by the send governor, sent once (D118).
+  { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -72,5 +74,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 1,
     timeoutSeconds: 60,
     description: 'Kanban lane greetings and lane times that came due: sends them, moves the cards (D102)',
+  },
+  {
+    name: 'schedules',
+    entry: 'functions/jobs/ticks/schedules.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Scheduled messages that came due (D118): onto the schedule queue; catches up after an outage',
   },
 ];

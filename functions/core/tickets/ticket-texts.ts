@@ -45,16 +45,47 @@ export const postBotText = (
   key: string,
 ): Promise<StoredMessage | null> => postText(scope, ticket, contact, body, { userId: null, key });
 
+/** An attachment already in the media store (a scheduled message's file, decisions D118). */
+export interface StoredAttachment {
+  key: string;
+  mimetype: string;
+  filename: string;
+  size: number;
+}
+
+const mediaTypeOf = (mimetype: string): string =>
+  mimetype.startsWith('image/')
+    ? 'image'
+    : mimetype.startsWith('video/')
+      ? 'video'
+      : mimetype.startsWith('audio/')
+        ? 'audio'
+        : 'document';
+
+/**
+ * `postBotText` with an optional attachment (the text becomes its caption): a scheduled message
+ * (decisions D118), sent once per `key` the same way.
+ */
+export const postBotMessage = (
+  scope: ReadScope,
+  ticket: Ticket,
+  contact: Contact,
+  body: string,
+  key: string,
+  media?: StoredAttachment,
+): Promise<StoredMessage | null> =>
+  postText(scope, ticket, contact, body, { userId: null, key, ...(media ? { media } : {}) });
+
 const postText = async (
   scope: ReadScope,
   ticket: Ticket,
   contact: Contact,
   body: string,
-  options: { userId: number | null; key?: string },
+  options: { userId: number | null; key?: string; media?: StoredAttachment },
 ): Promise<StoredMessage | null> => {
-  const { userId, key } = options;
+  const { userId, key, media } = options;
   const text = body.trim();
-  if (!text || !ticket.chatId) return null;
+  if ((!text && !media) || !ticket.chatId) return null;
   if (!isReplyWindowOpen(ticket)) {
     logger.info('agent text skipped: reply window closed', { companyId: ticket.companyId, ticketId: ticket.id });
     return null;
@@ -77,6 +108,15 @@ const postText = async (
     whatsappId,
     body: text,
     mediaType: 'chat',
+    ...(media
+      ? {
+          mediaType: mediaTypeOf(media.mimetype),
+          mediaKey: media.key,
+          mimetype: media.mimetype,
+          filename: media.filename,
+          size: media.size,
+        }
+      : {}),
     fromMe: true,
     isPrivate: false,
     isDeleted: false,

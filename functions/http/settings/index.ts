@@ -16,11 +16,19 @@ import {
   writeSetting,
 } from '../../core/settings/global-settings';
 import { createAreaHandler, defineRoute, type AreaHandlers } from '../stack';
+import { saveCampaignSettingsBody } from '../../contracts/campaign-settings';
+import { getCompanyCampaignSettings, saveCompanyCampaignSettings } from '../../core/outbound/campaign-settings';
 
 /** The `settings` area: company settings by column, platform settings by key, branding, plans. */
 const companyIdParam = z.object({ companyId: z.coerce.number().int().positive() });
 
 export const handlers: AreaHandlers = {
+  // Campaign settings (decisions D117).
+  'get-campaign-settings': defineRoute({ handle: async ({ auth }) => getCompanyCampaignSettings(auth!) }),
+  'save-campaign-settings': defineRoute({
+    body: saveCampaignSettingsBody,
+    handle: async ({ auth, body }) => saveCompanyCampaignSettings(auth!, body.settings),
+  }),
   'get-company-settings': defineRoute({
     params: companyIdParam,
     handle: async ({ auth, params }) => getCompanySettings(auth!, params.companyId),

@@ -6,7 +6,7 @@ import { createUser, updateUser } from '../../../functions/data/user-repository'
 import { login } from '../../../functions/core/auth/auth-service';
 import { requestPasswordReset } from '../../../functions/core/auth/password-reset-service';
 import { latestResetCode } from '../../helpers/outbox';
-import { avatarForm, freshCompany, userWithPassword, type TestCompany } from '../../helpers/fixtures';
+import { avatarForm, freshCompany, TINY_PNG, userWithPassword, type TestCompany } from '../../helpers/fixtures';
 import { greetingForm, nonDefaultConnection, someConnection } from '../../helpers/connections';
 import { inject } from 'vitest';
 import { metaSignature } from '../../../functions/channels/meta/signature';
@@ -23,6 +23,8 @@ import { storeMessage } from '../../../functions/data/message-repository';
 import { setCompanySetting } from '../../../functions/data/settings-repository';
 import { newUlid } from '../../../functions/data/ulids';
 import { randomUUID } from 'node:crypto';
+import { createSchedule, newScheduleId } from '../../../functions/data/schedule-repository';
+import { wallKey, wallOf } from '../../../functions/core/outbound/zoned-time';
 import { putContactImport } from '../../../functions/data/contact-import-repository';
 import { putExport } from '../../../functions/data/export-repository';
 import { createContactList, createContactListItem } from '../../../functions/data/contact-list-repository';
@@ -306,6 +308,72 @@ const byContactListItem = (
 const contactListForm = () => {
   const form = new FormData();
   form.append('file', new Blob([Buffer.from('nome;numero\nAna;5511999990000\n')]), 'lista.csv');
+  return form;
+};
+
+/** A pending schedule of `userId`'s, an hour ahead (administration §2 Schedules). */
+const someSchedule = async (companyId: number, userId: number) => {
+  const contact = await someContact(companyId);
+  const id = await newScheduleId(companyId);
+  const at = new Date(Math.ceil((Date.now() + 3600_000) / 60_000) * 60_000);
+  const local = wallKey(wallOf(at, 'America/Sao_Paulo'));
+  const stamp = new Date().toISOString();
+  await createSchedule({
+    id,
+    companyId,
+    body: 'Lembrete da consulta',
+    contactId: contact.id,
+    contactName: contact.name,
+    contactNumber: contact.number,
+    sendAt: at.toISOString(),
+    sendAtLocal: local,
+    startLocal: local,
+    occurrenceIndex: 0,
+    status: 'PENDENTE',
+    sentAt: null,
+    openTicket: 'disabled',
+    ticketUserId: null,
+    queueId: null,
+    statusTicket: 'closed',
+    intervalo: 1,
+    valorIntervalo: 0,
+    enviarQuantasVezes: 1,
+    tipoDias: 4,
+    assinar: false,
+    mediaPath: null,
+    mediaName: null,
+    mediaType: null,
+    mediaSize: null,
+    whatsappId: null,
+    userId: userId || 1,
+    sentCount: 0,
+    missedCount: 0,
+    lastError: null,
+    ticketId: null,
+    ticketFor: null,
+    dueAt: at.toISOString(),
+    heldUntil: null,
+    claimedAt: null,
+    claimToken: null,
+    createdAt: stamp,
+    updatedAt: stamp,
+  });
+  return { id, contactId: contact.id };
+};
+
+const bySchedule = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someSchedule(caller.companyId, caller.userId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'schedule', 1000);
+    return request((await someSchedule(owner.company.id, owner.admin.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+
+/** The schedule attachment form: one png. */
+const scheduleImageForm = () => {
+  const form = new FormData();
+  form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'lembrete.png');
   return form;
 };
 
@@ -844,6 +912,46 @@ export const ACCESS: Record<string, AccessRow> = {
   'DELETE /quick-messages/{id}/media-upload': {
     allow: signedIn,
     ...byQuickMessage((id) => ({ path: `/quick-messages/${id}/media-upload` })),
+  },
+
+  'GET /schedules': { allow: signedIn, request: async () => ({ path: '/schedules' }) },
+  'GET /schedules/{id}': { allow: signedIn, ...bySchedule((id) => ({ path: `/schedules/${id}` })) },
+  'POST /schedules': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/schedules',
+      body: {
+        body: 'Lembrete da consulta',
+        contactId: (await someContact(caller.companyId)).id,
+        sendAt: wallKey(wallOf(Date.now() + 3600_000, 'America/Sao_Paulo')),
+      },
+    }),
+  },
+  'PUT /schedules/{id}': {
+    allow: signedIn,
+    ...bySchedule((id) => ({ path: `/schedules/${id}`, body: { body: 'Lembrete alterado' } })),
+  },
+  'DELETE /schedules/{id}': { allow: signedIn, ...bySchedule((id) => ({ path: `/schedules/${id}` })) },
+  'POST /schedules/{id}/media-upload': {
+    allow: signedIn,
+    ...bySchedule((id) => ({ path: `/schedules/${id}/media-upload`, body: scheduleImageForm() })),
+  },
+  'DELETE /schedules/{id}/media-upload': {
+    allow: signedIn,
+    ...bySchedule((id) => ({ path: `/schedules/${id}/media-upload` })),
+  },
+  'GET /schedule-holidays': { allow: signedIn, request: async () => ({ path: '/schedule-holidays' }) },
+  'PUT /schedule-holidays': {
+    allow: admins,
+    request: async () => ({
+      path: '/schedule-holidays',
+      body: { year: 2031, holidays: [{ date: '2031-06-24', name: 'São João' }] },
+    }),
+  },
+  'GET /campaign-settings': { allow: admins, request: async () => ({ path: '/campaign-settings' }) },
+  'POST /campaign-settings': {
+    allow: admins,
+    request: async () => ({ path: '/campaign-settings', body: { settings: { messageInterval: 30 } } }),
   },
 
   'GET /companySettings/{companyId}': { allow: signedIn, ...byCompany((c) => `/companySettings/${c}`) },

@@ -14,10 +14,14 @@ import type { Ticket } from '@/api/tickets';
 import { chatColor } from '@/components/chat-colors';
 import { useNotifications } from '@/components/notifications';
 import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
+import { usePlan } from '@/components/shell/shell-context';
 import { useTicketActions } from './ticket-actions';
 import { settingOn, useTicketScreen } from './ticket-screen-context';
 
 const AudioRecorder = lazy(async () => ({ default: (await import('./audio-recorder')).AudioRecorder }));
+const ScheduleDialog = lazy(async () => ({
+  default: (await import('../schedules/schedule-dialog')).ScheduleDialog,
+}));
 const ButtonMessageDialog = lazy(async () => ({
   default: (await import('./button-message-dialog')).ButtonMessageDialog,
 }));
@@ -82,6 +86,8 @@ export function Composer({
   const [files, setFiles] = useState<{ file: File; caption: string }[]>([]);
   const [recording, setRecording] = useState(false);
   const [buttonKind, setButtonKind] = useState<ButtonMessageKind | null>(null);
+  const [scheduling, setScheduling] = useState(false);
+  const { planFlags } = usePlan();
   const fileInput = useRef<HTMLInputElement | null>(null);
   const cameraInput = useRef<HTMLInputElement | null>(null);
 
@@ -262,9 +268,14 @@ export function Composer({
             <ButtonDropdown
               variant="icon"
               ariaLabel={t('tickets.composer.more')}
-              items={[{ id: 'contact', text: t('tickets.composer.sendContact') }]}
+              items={[
+                { id: 'contact', text: t('tickets.composer.sendContact') },
+                // The composer's "scheduled message" (core §2): the schedules dialog for this contact (D118).
+                ...(planFlags.useSchedules ? [{ id: 'schedule', text: t('scheduledMessages.schedule') }] : []),
+              ]}
               onItemClick={({ detail }) => {
                 if (detail.id === 'contact') actions.openDialog({ kind: 'sendContact', ticket });
+                if (detail.id === 'schedule') setScheduling(true);
               }}
             />
             <ButtonDropdown
@@ -294,6 +305,16 @@ export function Composer({
         data-testid="camera-input"
         onChange={pickFiles}
       />
+      {scheduling && (
+        <Suspense fallback={null}>
+          <ScheduleDialog
+            record={undefined}
+            contact={{ id: ticket.contact.id, name: ticket.contact.name }}
+            onDismiss={() => setScheduling(false)}
+            onSaved={() => setScheduling(false)}
+          />
+        </Suspense>
+      )}
       {buttonKind && (
         <Suspense fallback={null}>
           <ButtonMessageDialog

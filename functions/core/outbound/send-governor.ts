@@ -1,0 +1,162 @@
+import { getConnection } from '../../data/connection-repository';
+import { ReadScope } from '../../data/read-scope';
+import { getGovernorState, saveGovernorState, type GovernorState } from '../../data/send-governor-repository';
+import { CHANGED_OR_BUSY, withRetry } from '../../shared/retry';
+import { companyTimeZone } from '../settings/company-settings';
+import { minutesOf, readCampaignSettings } from './campaign-settings';
+import type { CampaignSettingsView } from '../../contracts/campaign-settings';
+import { addDays, instantOf, wallOf } from './zoned-time';
+
+/**
+ * One send governor per connection (DESIGN §10; issue 16 item 1; decisions D117). Every automatic send —
+ * scheduled messages now, campaigns, flows and the external API later — asks it for a slot before it
+ * sends; human replies never do (functions/core/messages does not call it).
+ *
+ * `reserveSendSlot` answers either `{at}`: a slot is taken, send at `at` (now or a little later, never
+ * later than `maxWaitMs`), or `{deferredUntil, reason}`: nothing was taken, ask again at `deferredUntil`.
+ * The rules, all in the company's time zone and with intervals in seconds:
+ * - pacing: `messageInterval` seconds after each send, `greaterInterval` after every `longerIntervalAfter`-th
+ *   (the streak restarts after an idle spell at least that long);
+ * - allowed hours `startHour`–`endHour` and days (`sabado`, `domingo`) for the kinds that keep office hours
+ *   (campaigns and flows; a schedule and an API call already name their time);
+ * - `dailyLimit` sends per connection per local day;
+ * - a connection that is not CONNECTED pauses everything: `deferredUntil` now + PAUSE_RETRY_MS, so the
+ *   caller retries by itself and resumes once the connection is back.
+ * The state is one item per connection written with a condition on its version, so two reservers never
+ * share a slot (the loser re-reads and takes the next one).
+ */
+export type SendKind = 'campaign' | 'schedule' | 'flow' | 'api';
+export type DeferReason = 'disconnected' | 'outside-hours' | 'daily-cap' | 'paced';
+
+export const PAUSE_RETRY_MS = 60_000;
+/** Kinds held to the campaign settings' allowed hours and days. */
+export const OFFICE_HOURS_KINDS: ReadonlySet<SendKind> = new Set(['campaign', 'flow']);
+
+export interface SlotRequest {
+  companyId: number;
+  whatsappId: number;
+  kind: SendKind;
+  now?: Date;
+  /** Longest wait the caller can hold a slot for (its own delay); beyond it the answer is deferred. */
+  maxWaitMs?: number;
+}
+
+export type SlotAnswer = { at: Date } | { deferredUntil: Date; reason: DeferReason };
+
+export interface GovernorRules {
+  settings: CampaignSettingsView;
+  timeZone: string;
+  officeHours: boolean;
+}
+
+export interface PlannedSlot {
+  at: number;
+  /** Why `at` is later than asked, if it is. */
+  reason: DeferReason | null;
+  next: Omit<GovernorState, 'version'>;
+}
+
+/** The first instant ≥ `t` inside the allowed hours and days (a week ahead at most). */
+const intoOfficeHours = (t: number, rules: GovernorRules): number => {
+  const { settings, timeZone } = rules;
+  const start = minutesOf(settings.startHour);
+  const end = minutesOf(settings.endHour);
+  let w = wallOf(t, timeZone);
+  for (let i = 0; i < 8; i += 1) {
+    const dayAllowed = (w.weekday !== 6 || settings.sabado) && (w.weekday !== 0 || settings.domingo);
+    const minute = w.hour * 60 + w.minute;
+    if (dayAllowed && minute < end) {
+      if (minute >= start) return t;
+      return instantOf(
+        { year: w.year, month: w.month, day: w.day, hour: (start / 60) | 0, minute: start % 60 },
+        timeZone,
+      ).getTime();
+    }
+    const next = addDays(w.date, 1);
+    const [y, m, d] = next.split('-').map(Number) as [number, number, number];
+    t = instantOf({ year: y, month: m, day: d, hour: 0, minute: 0 }, timeZone).getTime();
+    w = wallOf(t, timeZone);
+  }
+  return t;
+};
+
+/** Local midnight after the local day of `t`. */
+const nextLocalDay = (t: number, timeZone: string): number => {
+  const [y, m, d] = addDays(wallOf(t, timeZone).date, 1).split('-').map(Number) as [number, number, number];
+  return instantOf({ year: y, month: m, day: d, hour: 0, minute: 0 }, timeZone).getTime();
+};
+
+/**
+ * The pure arithmetic (decisions D117), given the state read and the rules: the slot's time and the state
+ * after taking it. `now` in epoch ms.
+ */
+export const planSlot = (state: GovernorState, rules: GovernorRules, now: number): PlannedSlot => {
+  const { settings, timeZone } = rules;
+  let reason: DeferReason | null = null;
+  let t = Math.max(now, state.nextAt);
+  if (t > now) reason = 'paced';
+  // An idle spell as long as the longer pause counts as that pause: the streak restarts.
+  const idle = state.nextAt === 0 || now - state.nextAt >= settings.greaterInterval * 1000;
+  let streak = idle ? 0 : state.streak;
+  const place = () => {
+    if (rules.officeHours) {
+      const inside = intoOfficeHours(t, rules);
+      if (inside > t) {
+        t = inside;
+        reason = 'outside-hours';
+      }
+    }
+  };
+  place();
+  let day = wallOf(t, timeZone).date;
+  let count = state.day === day ? state.dayCount : 0;
+  if (count >= settings.dailyLimit) {
+    t = nextLocalDay(t, timeZone);
+    reason = 'daily-cap';
+    place();
+    day = wallOf(t, timeZone).date;
+    count = 0;
+    streak = 0;
+  }
+  streak += 1;
+  const longer = settings.longerIntervalAfter > 0 && streak >= settings.longerIntervalAfter;
+  const gapSeconds = longer ? settings.greaterInterval : settings.messageInterval;
+  return {
+    at: t,
+    reason,
+    next: { nextAt: t + gapSeconds * 1000, streak: longer ? 0 : streak, day, dayCount: count + 1 },
+  };
+};
+
+export const governorRules = async (companyId: number, kind: SendKind): Promise<GovernorRules> => {
+  const [settings, timeZone] = await Promise.all([
+    readCampaignSettings(companyId),
+    companyTimeZone(new ReadScope(), companyId),
+  ]);
+  return { settings, timeZone, officeHours: OFFICE_HOURS_KINDS.has(kind) };
+};
+
+export const reserveSendSlot = async (request: SlotRequest): Promise<SlotAnswer> => {
+  const { companyId, whatsappId, kind } = request;
+  const maxWaitMs = request.maxWaitMs ?? 60_000;
+  const connection = await getConnection(companyId, whatsappId);
+  const nowMs = (request.now ?? new Date()).getTime();
+  if (!connection || connection.status !== 'CONNECTED') {
+    return { deferredUntil: new Date(nowMs + PAUSE_RETRY_MS), reason: 'disconnected' };
+  }
+  const rules = await governorRules(companyId, kind);
+  return withRetry({ ...CHANGED_OR_BUSY, attempts: 50 }, async () => {
+    const state = await getGovernorState(companyId, whatsappId);
+    const now = request.now ? nowMs : Date.now();
+    const plan = planSlot(state, rules, now);
+    if (plan.at - now > maxWaitMs) return { deferredUntil: new Date(plan.at), reason: plan.reason ?? 'paced' };
+    await saveGovernorState(companyId, whatsappId, state, plan.next);
+    return { at: new Date(plan.at) };
+  });
+};
+
+/** Waits until a reserved slot's time (the caller chose a `maxWaitMs` it can afford to sleep). */
+export const waitForSlot = async (at: Date): Promise<void> => {
+  const ms = at.getTime() - Date.now();
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+};
