@@ -84,6 +84,21 @@ describe('settings page', () => {
     await waitFor(() => expect(fieldNamed(wrapper, 'Ocultar número (LGPD)')).toBeTruthy());
   });
 
+  it('with company hours, the schedules tab saves the week with PUT /companies/{id}/schedules', async () => {
+    const api = settingsApi({ scheduleType: 'company' });
+    const { wrapper } = await openPage(api);
+    expect(tabLabels(wrapper)).toEqual(['Opções', 'Horários']);
+    act(() => wrapper.findTabs()!.findTabLinkByIndex(2)!.click());
+    const monday = fieldNamed(wrapper, 'Início (turno A)')!;
+    act(() => monday.findControl()!.findInput()!.setInputValue('07:30'));
+    act(() => wrapper.findTabs()!.findTabContent()!.findButton()!.click());
+    await waitFor(() => expect(api.sent(`/companies/${ADMIN.companyId}/schedules`)).toHaveLength(1));
+    const [body] = api.sent(`/companies/${ADMIN.companyId}/schedules`) as { schedules: { startTimeA: string }[] }[];
+    expect(body!.schedules).toHaveLength(7);
+    expect(body!.schedules.filter((d) => d.startTimeA === '07:30')).toHaveLength(1);
+    await waitFor(() => expect(toastTexts(wrapper)).toContain('Operação realizada com sucesso!'));
+  }, 30_000);
+
   it('shows the no-access screen to a plain user', async () => {
     const api = settingsApi({}, {}, authUser({ id: 9, profile: 'user' }));
     renderApp({ path: '/settings', adapter: api.adapter });
