@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { listColumnsOf } from '../../functions/core/contacts/contact-import-service';
 import { readSheetRows } from '../../functions/core/contacts/spreadsheet';
-import { importNumber } from '../../functions/core/contacts/phone-number';
+import { importNumber } from '../../functions/core/phone-number';
 
 /** A contact list's sheet has no mapping screen (decisions D122): its columns come from the header row. */
 describe('the columns of a contact list sheet', () => {

@@ -23,7 +23,7 @@ import {
 } from '../../data/contact-list-repository';
 import type { AuthContext } from '../../shared/auth-context';
 import { ValidationError } from '../../shared/errors';
-import { importNumber } from '../contacts/phone-number';
+import { importNumber } from '../phone-number';
 import { fetchPage, type PagingInput } from '../paging';
 import { enqueueContactListRemoval } from './contact-list-removal';
 import { announceContactList, toContactListItemView, toContactListView } from './contact-list-events';

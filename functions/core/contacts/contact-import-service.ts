@@ -33,7 +33,7 @@ import { BadRequest, Conflict, NotFound, PayloadTooLarge, ValidationError, type 
 import { errorFields, logger } from '../../shared/logger';
 import { safeFileName } from '../media/attachments';
 import { adminsAnd, publish } from '../notifier';
-import { importNumber } from './phone-number';
+import { importNumber } from '../phone-number';
 import { invalidFile, readSheetRows } from './spreadsheet';
 import { searchForm } from '../../data/keys';
 import { announceContactList, toContactListView } from '../contact-lists/contact-list-events';

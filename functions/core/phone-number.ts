@@ -1,4 +1,4 @@
-import { numberDigits } from '../../data/contact-repository';
+import { numberDigits } from '../data/contact-repository';
 
 /**
  * The number a spreadsheet row names, in the form the phone identity (`wa#<digits>`, data-model §2.12)
