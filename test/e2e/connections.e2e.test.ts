@@ -12,10 +12,26 @@ import { apiAs, PASSWORD } from './workspace-company';
  */
 const { session } = useBrowser();
 
-const logInAsDemoAdmin = async (page: Page) => {
+/**
+ * A company of its own, signed up on a plan with room for a connection, its admin signed in: the menu's
+ * attention badge then follows only this test's connection (the demo's own "WhatsApp Demo" waits for its
+ * QR code to be scanned, so it keeps the demo's badge on).
+ */
+const logInAsNewAdmin = async (page: Page) => {
+  const plan = (await listPlans()).find((p) => p.isPublic && p.name === 'Profissional')!;
+  const email = `conn-${Math.random().toString(36).slice(2, 8)}@e2e.zapdesk.local`;
+  const signup = await apiAs().post('/auth/signup', {
+    name: 'Davi Lima',
+    companyName: `Loja ${email.slice(5, 11)}`,
+    email,
+    password: PASSWORD,
+    phone: '(11) 98765-4321',
+    planId: plan.id,
+  });
+  expect(signup.status).toBe(201);
   await page.goto('/login');
-  await page.getByLabel('E-mail').fill('admin@demo.zapdesk.local');
-  await page.getByLabel('Senha', { exact: true }).fill('Zapdesk@2026');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.waitForURL('**/tickets');
 };
@@ -23,7 +39,7 @@ const logInAsDemoAdmin = async (page: Page) => {
 describe('connections in the browser', () => {
   it('create a WhatsApp connection, see the QR code, scan it with the simulator, see it connected', async () => {
     const { page, context } = await session();
-    await logInAsDemoAdmin(page);
+    await logInAsNewAdmin(page);
     await page.goto('/connections');
     await page.getByRole('heading', { name: 'Conexões', level: 1 }).waitFor();
 
