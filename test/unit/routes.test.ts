@@ -21,7 +21,9 @@ describe('the route table', () => {
         expect(mod.handlers[route.handler], `${routeKey(route)} -> ${area}.${route.handler}`).toBeDefined();
       }
     }
-  });
+    // It imports every area's Lambda entry (and their dependencies) for the first time: seconds on a busy
+    // machine, more as areas are added.
+  }, 60_000);
 
   it('has no duplicate route keys and uses API Gateway path syntax without trailing slashes', () => {
     const keys = ROUTES.map(routeKey);
