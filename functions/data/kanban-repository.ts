@@ -11,6 +11,7 @@ import {
   ticketTagPartition,
   type LaneEntryState,
 } from './ticket-tag-repository';
+import { queryDueBucket } from './due-index';
 
 /**
  * The kanban board's reads and the lane timers' due items (docs/data-model.md §2.13, §2.29; decisions
@@ -106,40 +107,20 @@ export interface DueLane {
 }
 
 /** Lane entries due in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard (in parallel), every page. */
-export const listDueLanes = async (minute: string): Promise<DueLane[]> => {
-  const shards = await Promise.all(
-    Array.from({ length: LANE_SHARDS }, async (_, shard) => {
-      const due: DueLane[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await mapDynamoErrors(() =>
-          db().send(
-            new QueryCommand({
-              TableName: tableName(),
-              IndexName: 'gsi4',
-              KeyConditionExpression: 'gsi4pk = :pk',
-              ExpressionAttributeValues: { ':pk': dueLanePartition(minute, shard) },
-              ProjectionExpression: 'companyId, ticketId, tagId, enteredAt, dueAt',
-              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-            }),
-          ),
-        );
-        for (const i of out.Items ?? []) {
-          due.push({
-            companyId: Number(i.companyId),
-            ticketId: Number(i.ticketId),
-            tagId: Number(i.tagId),
-            enteredAt: String(i.enteredAt),
-            dueAt: String(i.dueAt),
-          });
-        }
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-      return due;
-    }),
-  );
-  return shards.flat();
-};
+export const listDueLanes = async (minute: string): Promise<DueLane[]> =>
+  (
+    await queryDueBucket({
+      shards: LANE_SHARDS,
+      partition: (shard) => dueLanePartition(minute, shard),
+      projection: 'companyId, ticketId, tagId, enteredAt, dueAt',
+    })
+  ).map((i) => ({
+    companyId: Number(i.companyId),
+    ticketId: Number(i.ticketId),
+    tagId: Number(i.tagId),
+    enteredAt: String(i.enteredAt),
+    dueAt: String(i.dueAt),
+  }));
 
 /** A ticket's lane link as stored now (consistent), with its entry state; null when gone. */
 export const getLaneEntry = async (

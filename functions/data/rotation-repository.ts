@@ -1,9 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { mapDynamoErrors } from './errors';
 import { company, fnv1a, pad } from './keys';
 import { TIMER_SHARDS } from './ticket-repository';
+import { queryDueBucket } from './due-index';
 
 /**
  * A queue's rotation (admin §2/§3 `ativarRoteador`, `tempoRoteador`; data-model §2.19, decisions D97): one
@@ -61,35 +62,14 @@ export const armRotation = (companyId: number, queueId: number, at: string): Pro
   );
 
 /** Rotations due in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. */
-export const listDueRotations = async (
-  minute: string,
-): Promise<{ companyId: number; queueId: number; at: string }[]> => {
-  const due: { companyId: number; queueId: number; at: string }[] = [];
-  // The shards are independent partitions: read them side by side.
-  const readShard = async (shard: number) => {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await mapDynamoErrors(() =>
-        db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk',
-            ExpressionAttributeValues: { ':pk': dueRotationPartition(minute, shard) },
-            ProjectionExpression: 'companyId, queueId, nextRunAt',
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        ),
-      );
-      for (const i of out.Items ?? []) {
-        due.push({ companyId: Number(i.companyId), queueId: Number(i.queueId), at: String(i.nextRunAt) });
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-  };
-  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
-  return due;
-};
+export const listDueRotations = async (minute: string): Promise<{ companyId: number; queueId: number; at: string }[]> =>
+  (
+    await queryDueBucket({
+      shards: TIMER_SHARDS,
+      partition: (shard) => dueRotationPartition(minute, shard),
+      projection: 'companyId, queueId, nextRunAt',
+    })
+  ).map((i) => ({ companyId: Number(i.companyId), queueId: Number(i.queueId), at: String(i.nextRunAt) }));
 
 /**
  * Claims the run due at `seen` (the key: queue × due time) by moving the next run to `next`; answers the

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import type { ScheduleStatus } from '../contracts/schedules';
 import { db, tableName } from './client';
@@ -7,6 +7,7 @@ import { mapDynamoErrors } from './errors';
 import { company, fnv1a, pad, searchForm } from './keys';
 import { queryPage, type Page } from './query-page';
 import { TIMER_SHARDS } from './ticket-repository';
+import { queryDueBucket } from './due-index';
 
 /**
  * Scheduled message (docs/data-model.md §2.21, §3.10; decisions D118–D119):
@@ -240,34 +241,17 @@ export interface DueSchedule {
 }
 
 /** Pending schedules due by `until` in one hour bucket (`YYYY-MM-DDTHH`, UTC): every shard, every page. */
-export const listDueSchedules = async (hour: string, until: string): Promise<DueSchedule[]> => {
-  const due: DueSchedule[] = [];
-  const readShard = async (shard: number) => {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await mapDynamoErrors(() =>
-        db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk <= :until',
-            ExpressionAttributeValues: { ':pk': dueSchedulePartition(hour, shard), ':until': `${until}~` },
-            ProjectionExpression: 'companyId, id, sendAt, dueAt',
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        ),
-      );
-      for (const i of out.Items ?? []) {
-        due.push({
-          companyId: Number(i.companyId),
-          id: Number(i.id),
-          sendAt: String(i.sendAt),
-          dueAt: String(i.dueAt),
-        });
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-  };
-  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
-  return due;
-};
+export const listDueSchedules = async (hour: string, until: string): Promise<DueSchedule[]> =>
+  (
+    await queryDueBucket({
+      shards: TIMER_SHARDS,
+      partition: (shard) => dueSchedulePartition(hour, shard),
+      projection: 'companyId, id, sendAt, dueAt',
+      until: `${until}~`,
+    })
+  ).map((i) => ({
+    companyId: Number(i.companyId),
+    id: Number(i.id),
+    sendAt: String(i.sendAt),
+    dueAt: String(i.dueAt),
+  }));

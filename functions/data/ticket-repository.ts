@@ -24,6 +24,7 @@ import {
   statsForTransition,
   type TrackingStats,
 } from './ticket-stats';
+import { queryDueBucket } from './due-index';
 
 /**
  * Ticket (docs/data-model.md §2.14, §2.15). A ticket is the partition `C#<c>#T#<pad id>` holding:
@@ -482,33 +483,14 @@ const trackingUpdate = (
 };
 
 /** Tickets whose timer falls in this minute (`yyyy-mm-ddThh:mm`, UTC): every shard, every page. */
-export const listDueTimers = async (minute: string): Promise<{ companyId: number; ticketId: number; at: string }[]> => {
-  const due: { companyId: number; ticketId: number; at: string }[] = [];
-  // The shards are independent partitions: read them side by side.
-  const readShard = async (shard: number) => {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await mapDynamoErrors(() =>
-        db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'gsi4',
-            KeyConditionExpression: 'gsi4pk = :pk',
-            ExpressionAttributeValues: { ':pk': dueTimerPartition(minute, shard) },
-            ProjectionExpression: 'companyId, ticketId, nextTimerAt',
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        ),
-      );
-      for (const i of out.Items ?? []) {
-        due.push({ companyId: Number(i.companyId), ticketId: Number(i.ticketId), at: String(i.nextTimerAt) });
-      }
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-  };
-  await Promise.all(Array.from({ length: TIMER_SHARDS }, (_, shard) => readShard(shard)));
-  return due;
-};
+export const listDueTimers = async (minute: string): Promise<{ companyId: number; ticketId: number; at: string }[]> =>
+  (
+    await queryDueBucket({
+      shards: TIMER_SHARDS,
+      partition: (shard) => dueTimerPartition(minute, shard),
+      projection: 'companyId, ticketId, nextTimerAt',
+    })
+  ).map((i) => ({ companyId: Number(i.companyId), ticketId: Number(i.ticketId), at: String(i.nextTimerAt) }));
 
 /** What the timers keep on TRACKING (decisions D95): the armed time, the last transition, the notice mark. */
 export interface TicketTimerState {
