@@ -55,6 +55,12 @@ const MEMORY_SESSIONS = 20;
  * so the bot answers every message it gets.
  */
 const BOT_MAX_TRIES = 3;
+/**
+ * Each of the CUSTOMERS lanes (FIFO groups) hands over to a new customer every LIFETIME of its messages, the
+ * lanes staggered so new conversations start evenly through the run — about one per LIFETIME ÷ CUSTOMERS
+ * messages — as they do in a real inbox, instead of all at a step's start.
+ */
+const LIFETIME = 80;
 const EVERY_MESSAGE = { rate: 100, seconds: 10, maxTries: 100 } as const;
 /** One step through the simulator's HTTP path, for reference (it serialises a connection's customers). */
 const SIMULATOR_RATE = 10;
@@ -328,9 +334,25 @@ export const inboundThroughput: Benchmark = {
       const dynamoPort = new URL(cloud.dynamodb.endpoint).port;
 
       let stepNo = 0;
-      /** Each step's customers: new numbers (the step's number in them), and how many messages each sent. */
-      const stepNumbers = new Map<number, Map<string, number>>();
-      const runStep = async (path: string, rate: number, send: Send, seconds = STEP_SECONDS): Promise<StepResult> => {
+      /** Every customer number: how many messages it sent, the step it first wrote in, the bot's limit then. */
+      const numbers = new Map<string, { sent: number; firstStep: number; maxTries: number }>();
+      let sentSoFar = 0;
+      /** The customer of the run's `g`-th message (lanes staggered, LIFETIME messages each). */
+      const customerOf = (g: number): string => {
+        const lane = g % CUSTOMERS;
+        const generation = Math.floor(
+          (Math.floor(g / CUSTOMERS) + Math.floor((lane * LIFETIME) / CUSTOMERS)) / LIFETIME,
+        );
+        return `55119${String(lane).padStart(2, '0')}${String(generation).padStart(6, '0')}`;
+      };
+      const runStep = async (
+        path: string,
+        rate: number,
+        send: Send,
+        seconds = STEP_SECONDS,
+        /** The bot answering every message: this step's customers are its own, new, numbers. */
+        everyMessage?: { maxTries: number },
+      ): Promise<StepResult> => {
         stepNo += 1;
         const total = rate * seconds;
         ctx.log(`${path}, ${rate}/s: ${total} messages...`);
@@ -350,10 +372,16 @@ export const inboundThroughput: Benchmark = {
           const body = `bench ${path} ${rate} ${i} ${stamp} ${stepNo}`;
           bodies.push(body);
           sentAt.set(body, performance.now());
-          const number = `55119${String(stepNo).padStart(2, '0')}${String(i % CUSTOMERS).padStart(6, '0')}`;
-          const counts = stepNumbers.get(stepNo) ?? new Map<string, number>();
-          counts.set(number, (counts.get(number) ?? 0) + 1);
-          stepNumbers.set(stepNo, counts);
+          const number = everyMessage
+            ? `55118${String(stepNo).padStart(2, '0')}${String(i % CUSTOMERS).padStart(6, '0')}`
+            : customerOf(sentSoFar++);
+          const known = numbers.get(number) ?? {
+            sent: 0,
+            firstStep: stepNo,
+            maxTries: everyMessage?.maxTries ?? BOT_MAX_TRIES,
+          };
+          known.sent += 1;
+          numbers.set(number, known);
           sends.push(
             send(number, i, body).then(
               (ok) => {
@@ -418,9 +446,12 @@ export const inboundThroughput: Benchmark = {
         } while (cursor);
         return n;
       };
-      const botReplies = async (step: number, maxTries: number) => {
-        const counts = stepNumbers.get(step) ?? new Map<string, number>();
-        const expected = [...counts.values()].reduce((sum, sent) => sum + Math.min(sent, maxTries), 0);
+      /** The bot replies due to the customers who first wrote in `step` (each once), against their phones. */
+      const botReplies = async (step: number) => {
+        const counts = new Map(
+          [...numbers].filter(([, n]) => n.firstStep === step).map(([num, n]) => [num, Math.min(n.sent, n.maxTries)]),
+        );
+        const expected = [...counts.values()].reduce((sum, want) => sum + want, 0);
         // The replies go out after the customers' messages are stored: give the sends time to finish.
         let got: number[] = [];
         const deadline = Date.now() + DRAIN_TIMEOUT_MS;
@@ -430,7 +461,7 @@ export const inboundThroughput: Benchmark = {
           if (total >= expected || Date.now() > deadline) break;
           await sleep(500);
         }
-        const perNumber = [...counts.values()].map((sent, i) => ({ want: Math.min(sent, maxTries), got: got[i]! }));
+        const perNumber = [...counts.values()].map((want, i) => ({ want, got: got[i]! }));
         return {
           expected,
           received: got.reduce((a, b) => a + b, 0),
@@ -445,7 +476,7 @@ export const inboundThroughput: Benchmark = {
       steps.push(await runStep('simulator HTTP', SIMULATOR_RATE, throughSimulator));
       ctx.log('counting the bot replies on the simulated phones...');
       const bot = new Map<number, Awaited<ReturnType<typeof botReplies>>>();
-      for (const s of steps) bot.set(s.step, await botReplies(s.step, BOT_MAX_TRIES));
+      for (const s of steps) bot.set(s.step, await botReplies(s.step));
       // The bot answering every message: maxUseBotQueues high enough that no customer runs out.
       await configure(EVERY_MESSAGE.maxTries);
       await sleep(2_000); // the inbound job's shared read of the connection lasts a second (D67)
@@ -454,9 +485,10 @@ export const inboundThroughput: Benchmark = {
         EVERY_MESSAGE.rate,
         fromWorkerSink,
         EVERY_MESSAGE.seconds,
+        { maxTries: EVERY_MESSAGE.maxTries },
       );
       steps.push(every);
-      bot.set(every.step, await botReplies(every.step, EVERY_MESSAGE.maxTries));
+      bot.set(every.step, await botReplies(every.step));
       socket.close();
 
       // Memory: the worker's resident size with one session, then with MEMORY_SESSIONS more.
@@ -564,8 +596,9 @@ export const inboundThroughput: Benchmark = {
         notes:
           '**Routing is on for every row** (issue 13, item 12): the connection has a greeting and two queues, ' +
           'one with a chatbot tree, so each message runs the routing rules (hours, LGPD, landing) and the bot. ' +
-          `Each step\u2019s ${CUSTOMERS} customers are new, so every step opens ${CUSTOMERS} tickets: the first ` +
-          'message gets the greeting with the queue menu and, the customers\u2019 texts being no option, the next ' +
+          `Each of the ${CUSTOMERS} customer lanes hands over to a new customer every ${LIFETIME} of its messages, ` +
+          'the lanes staggered, so new conversations (new tickets) start evenly through the run: a new ' +
+          'customer\u2019s first message gets the greeting with the queue menu and, the texts being no option, the next ' +
           `ones the \u201cinvalid option\u201d menu until maxUseBotQueues (${BOT_MAX_TRIES}, the spec\u2019s default) ends ` +
           'the bot. **Bot replies** counts what the simulated phones received against what the rule says is ' +
           'due (each reply once). The last row raises maxUseBotQueues so the bot answers every message: each ' +
