@@ -4,34 +4,15 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
-  S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { config } from '../shared/config';
+import { s3 } from './media-store';
 
 /**
  * The exports bucket (decisions D127): spreadsheets the export job streams up in parts and browsers fetch
  * through short presigned GETs — never through CloudFront. Keys start with the company (`c/<c>/exports/...`).
  */
-let client: S3Client | undefined;
-
-const s3 = (): S3Client => {
-  if (!client) {
-    const c = config();
-    client = new S3Client({
-      region: c.AWS_REGION,
-      ...(c.S3_ENDPOINT
-        ? {
-            endpoint: c.S3_ENDPOINT,
-            forcePathStyle: true,
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-    });
-  }
-  return client;
-};
-
 const bucket = (): string => {
   const name = config().EXPORTS_BUCKET;
   if (!name) throw new Error('EXPORTS_BUCKET is not configured');

@@ -9,7 +9,8 @@ import { config } from '../shared/config';
  */
 let client: S3Client | undefined;
 
-const s3 = (): S3Client => {
+/** The process's one S3 client (every bucket: media, exports). */
+export const s3 = (): S3Client => {
   if (!client) {
     const c = config();
     client = new S3Client({

@@ -50,37 +50,46 @@ const filterExpression = (f: ReportFilter) => {
   return parts.length === 0 ? null : { expression: parts.join(' AND '), names, values };
 };
 
-export const walkReport = async (
-  w: ReportWalk,
-): Promise<{ rows: Record<string, unknown>[]; matched: number; hasMore: boolean; complete: boolean }> => {
+/** One page of a report walk's Query: the range's TRACKING items newest first, with the walk's filter. */
+const queryReportPage = (
+  w: Omit<ReportWalk, 'skip' | 'take' | 'countUpTo'>,
+  limit: number,
+  startKey: Record<string, unknown> | undefined,
+) => {
   const filter = filterExpression(w.filter);
   const index = w.contactId === undefined ? 'gsi5' : 'gsi3';
   const pk =
     w.contactId === undefined ? `${company(w.companyId)}#TCREATED` : `${contactPartition(w.companyId, w.contactId)}#T`;
+  return mapDynamoErrors(() =>
+    db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index,
+        KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :from AND :to`,
+        ExpressionAttributeValues: { ':pk': pk, ':from': w.from, ':to': w.to, ...filter?.values },
+        ...(filter
+          ? {
+              FilterExpression: filter.expression,
+              ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
+            }
+          : {}),
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    ),
+  );
+};
+
+export const walkReport = async (
+  w: ReportWalk,
+): Promise<{ rows: Record<string, unknown>[]; matched: number; hasMore: boolean; complete: boolean }> => {
   const rows: Record<string, unknown>[] = [];
   let matched = 0;
   let startKey: Record<string, unknown> | undefined;
   const wanted = Math.max(w.skip + w.take + 1, w.countUpTo);
   do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: index,
-          KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :from AND :to`,
-          ExpressionAttributeValues: { ':pk': pk, ':from': w.from, ':to': w.to, ...filter?.values },
-          ...(filter
-            ? {
-                FilterExpression: filter.expression,
-                ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
-              }
-            : {}),
-          ScanIndexForward: false,
-          Limit: Math.min(1000, Math.max(50, wanted - matched)),
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      ),
-    );
+    const out = await queryReportPage(w, Math.min(1000, Math.max(50, wanted - matched)), startKey);
     for (const item of out.Items ?? []) {
       if (item.type !== 'TRACKING') continue;
       if (matched >= w.skip && rows.length < w.take) rows.push(item);
@@ -99,31 +108,9 @@ export async function* reportPages(
   w: Omit<ReportWalk, 'skip' | 'take' | 'countUpTo'>,
   pageSize: number,
 ): AsyncGenerator<Record<string, unknown>[]> {
-  const filter = filterExpression(w.filter);
-  const index = w.contactId === undefined ? 'gsi5' : 'gsi3';
-  const pk =
-    w.contactId === undefined ? `${company(w.companyId)}#TCREATED` : `${contactPartition(w.companyId, w.contactId)}#T`;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await mapDynamoErrors(() =>
-      db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: index,
-          KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :from AND :to`,
-          ExpressionAttributeValues: { ':pk': pk, ':from': w.from, ':to': w.to, ...filter?.values },
-          ...(filter
-            ? {
-                FilterExpression: filter.expression,
-                ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
-              }
-            : {}),
-          ScanIndexForward: false,
-          Limit: pageSize,
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      ),
-    );
+    const out = await queryReportPage(w, pageSize, startKey);
     const rows = (out.Items ?? []).filter((item) => item.type === 'TRACKING');
     if (rows.length > 0) yield rows;
     startKey = out.LastEvaluatedKey;
