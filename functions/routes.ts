@@ -157,6 +157,11 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'start-contact-import',
     auth: 'user',
   },
+  // Import from the phone's address book or chats through the connection (core §7; decisions D148), and
+  // the one-row import of the spec's browser-side import (POST /contactsImport; D149).
+  { method: 'POST', path: '/contacts/import', area: 'contacts', handler: 'import-phone-contacts', auth: 'user' },
+  { method: 'POST', path: '/contacts/import/chats', area: 'contacts', handler: 'import-chat-contacts', auth: 'user' },
+  { method: 'POST', path: '/contactsImport', area: 'contacts', handler: 'import-contact-row', auth: 'user' },
   { method: 'POST', path: '/ticket-notes', area: 'contacts', handler: 'create-ticket-note', auth: 'user' },
   { method: 'DELETE', path: '/ticket-notes/{id}', area: 'contacts', handler: 'delete-ticket-note', auth: 'user' },
   { method: 'GET', path: '/ticket-notes/list', area: 'contacts', handler: 'list-ticket-notes', auth: 'user' },
@@ -638,6 +643,14 @@ export const ROUTES: readonly RouteDef[] = [
     path: '/simulator/{whatsappId}/history',
     area: 'connections',
     handler: 'set-simulator-history',
+    auth: 'user',
+  },
+  // The simulated phone's address book, read by the import from the phone (decisions D148).
+  {
+    method: 'PUT',
+    path: '/simulator/{whatsappId}/contacts',
+    area: 'connections',
+    handler: 'set-simulator-contacts',
     auth: 'user',
   },
 

@@ -96,6 +96,33 @@ export const IMPORT_PREVIEW_ROWS = 100;
 
 export type ImportTarget = 'name' | 'number' | 'email';
 export type ContactImportStatus = 'uploaded' | 'queued' | 'running' | 'done' | 'failed';
+export type ContactImportSource = 'sheet' | 'contacts' | 'chats';
+
+/**
+ * POST /contacts/import {whatsappId} (the phone's address book) and POST /contacts/import/chats (the
+ * people of its chats; decisions D148): without `whatsappId`, the company's default connection.
+ */
+export const phoneImportBody = z
+  .object({ whatsappId: z.coerce.number().int().positive().optional() })
+  .default({});
+
+/**
+ * POST /contactsImport (core §7): one row of the spec's browser-side import, `validateContact` as the text
+ * 'true' or 'false' (a boolean is taken too). Answers the contact: 201 when it was made, 200 when the
+ * number was already a contact (kept unchanged, D105).
+ */
+export const contactsImportRowBody = z.object({
+  name: z.string({ error: 'Required' }).trim().min(1, 'Required').max(250),
+  number: z.string({ error: 'Required' }).trim().min(1, 'Required').max(40),
+  email: z
+    .union([z.literal(''), z.email('must be an e-mail address').max(254)])
+    .optional()
+    .default(''),
+  validateContact: z
+    .union([z.enum(['true', 'false']), z.boolean()])
+    .optional()
+    .transform((v) => v === true || v === 'true'),
+});
 
 /** POST /contacts/upload. */
 export const contactUploadBody = z.object({
@@ -119,6 +146,12 @@ export const startContactImportBody = z.object({
     .min(1, 'Required')
     .max(200),
   excludedRows: z.array(z.number().int().min(0)).max(IMPORT_PREVIEW_ROWS).default([]),
+  /**
+   * Only numbers WhatsApp knows become contacts (decisions D149): each new number is asked through the
+   * connection (`whatsappId`, else the default one); the others count as `invalid`.
+   */
+  validateContact: z.boolean().default(false),
+  whatsappId: z.number().int().positive().optional(),
 });
 export type StartContactImportBody = z.input<typeof startContactImportBody>;
 
@@ -134,6 +167,10 @@ export interface ContactImportView {
   created: number;
   merged: number;
   ignored: number;
+  /** Rows whose number WhatsApp does not know, left out when the import validates numbers (D149). */
+  invalid: number;
+  /** Where the rows come from: a spreadsheet, or the phone's address book or chats (decisions D148). */
+  source: ContactImportSource;
   /** Why it failed (an error code, ERR_INVALID_FILE for an unreadable file). */
   error?: string;
   createdAt: string;

@@ -45,6 +45,14 @@ export interface ContactImport {
    * list (`POST /contact-lists/{id}/upload`), where `merged` counts the numbers already in the list.
    */
   contactListId?: number;
+  /** Where the rows come from (decisions D148): absent for a spreadsheet. */
+  source?: 'contacts' | 'chats';
+  /** The connection that reads the phone (D148) or validates the numbers (D149). */
+  whatsappId?: number;
+  /** Only numbers WhatsApp knows become contacts (decisions D149). */
+  validateContact?: boolean;
+  /** Rows left out because WhatsApp does not know their number (absent on older imports: 0). */
+  invalid?: number;
 }
 
 const KEEP_SECONDS = 30 * 86_400;
@@ -60,7 +68,10 @@ const toImport = (item: Record<string, unknown>): ContactImport => {
 };
 
 export const putContactImport = async (
-  input: Pick<ContactImport, 'id' | 'companyId' | 'userId' | 'fileName' | 'key' | 'size' | 'contactListId'>,
+  input: Pick<
+    ContactImport,
+    'id' | 'companyId' | 'userId' | 'fileName' | 'key' | 'size' | 'contactListId' | 'source' | 'whatsappId'
+  >,
 ): Promise<ContactImport> => {
   const now = new Date().toISOString();
   const item: ContactImport = {
@@ -161,11 +172,12 @@ export const queueContactImport = (
   current: ContactImport,
   columns: (ImportTarget | null)[],
   excludedRows: number[],
+  validation: { validateContact: boolean; whatsappId?: number } = { validateContact: false },
 ): Promise<ContactImport> =>
   update(
     current.companyId,
     current.id,
-    { status: 'queued', columns, excludedRows },
+    { status: 'queued', columns, excludedRows, ...validation },
     { expression: '#st = :uploaded', values: { ':uploaded': 'uploaded' } },
   ).catch((err: unknown) => {
     throw err instanceof Conflict ? new Conflict('ERR_IMPORT_STARTED', 'This import has already started') : err;
@@ -188,7 +200,7 @@ export const recordContactImportChunk = (
   current: ContactImport,
   from: number,
   to: number,
-  counts: { created: number; merged: number; ignored: number },
+  counts: { created: number; merged: number; ignored: number; invalid?: number },
   done: boolean,
 ): Promise<ContactImport> =>
   update(
@@ -236,5 +248,8 @@ export const failContactImport = (current: ContactImport, error: string): Promis
     current.companyId,
     current.id,
     { status: 'failed', error, finishedAt: new Date().toISOString() },
-    { expression: '#st IN (:queued, :running)', values: { ':queued': 'queued', ':running': 'running' } },
+    {
+      expression: '#st IN (:uploaded, :queued, :running)',
+      values: { ':uploaded': 'uploaded', ':queued': 'queued', ':running': 'running' },
+    },
   );

@@ -399,3 +399,53 @@ export const getPhoneHistory = async (companyId: number, whatsappId: number): Pr
   );
   return out.Item ? (out.Item.entries as PhoneHistoryEntry[]) : null;
 };
+
+/**
+ * The simulated phone's address book (decisions D148): the people `POST /contacts/import` reads from the
+ * phone. One item (`sk = ADDRESSBOOK`, at most PHONE_ADDRESS_BOOK_MAX entries), replaced as a whole.
+ */
+export interface PhoneAddressBookEntry {
+  number: string;
+  name?: string;
+}
+
+export const PHONE_ADDRESS_BOOK_MAX = 2_000;
+
+export const setPhoneAddressBook = async (
+  companyId: number,
+  whatsappId: number,
+  entries: readonly PhoneAddressBookEntry[],
+  now = Date.now(),
+): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: simulatorPhonePartition(companyId, whatsappId),
+          sk: 'ADDRESSBOOK',
+          type: 'SIMADDRESSBOOK',
+          entries,
+          ttl: Math.floor(now / 1000) + TTL_SECONDS,
+        },
+      }),
+    ),
+  );
+};
+
+/** The phone's address book as set, or null when none was set. */
+export const getPhoneAddressBook = async (
+  companyId: number,
+  whatsappId: number,
+): Promise<PhoneAddressBookEntry[] | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { pk: simulatorPhonePartition(companyId, whatsappId), sk: 'ADDRESSBOOK' },
+        ConsistentRead: true,
+      }),
+    ),
+  );
+  return out.Item ? (out.Item.entries as PhoneAddressBookEntry[]) : null;
+};

@@ -16,7 +16,7 @@ import { company, pad } from './keys';
  * The holder reads the partition oldest first, carries each item out and deletes it. A failed attempt
  * stays with `attempts` and `notBefore` (the retry's earliest time).
  */
-export type OutboxKind = 'send' | 'change' | 'simulate' | 'check';
+export type OutboxKind = 'send' | 'change' | 'simulate' | 'check' | 'phone-contacts';
 
 export interface OutboxItem {
   companyId: number;

@@ -174,11 +174,13 @@ export class WhatsAppWorker extends Construct {
     const worker = new ContainerBinding(this, 'WhatsAppWorkerBinding', container, this.taskDefinition.taskRole);
     // The worker owns connection state (leases, auth keys, outboxes) in the table, consumes the start /
     // stop / QR requests and the outbox wake-ups (the outbound job consumes the sends, decisions D41),
-    // hands provider events to the inbound pipeline, stores downloaded media, reads media to send, and
+    // hands provider events to the inbound pipeline (and a phone's contacts to the import), stores downloaded media, reads media to send, and
     // pushes QR codes and status changes to browsers.
     bindTable(worker, data.table, 'readWrite');
     bindQueue(worker, 'worker-control', data.queues['worker-control'].queue, 'consume');
     bindQueue(worker, 'inbound', data.queues.inbound.queue, 'send');
+    // The phone's address book, once read, is imported by the contact-import job (decisions D148).
+    bindQueue(worker, 'contact-import', data.queues['contact-import'].queue, 'send');
     for (const bucket of BUCKETS) bindBucket(worker, bucket.name, data.buckets[bucket.name], 'readWrite');
     bindSecret(worker, data.appSecret);
     bindWebSocket(worker, realtime.stage);

@@ -1,4 +1,5 @@
 import { createConnection, getConnection, type Connection } from '../../functions/data/connection-repository';
+import { api } from './fixtures';
 import type { TestSocket } from './ws-client';
 
 /**
@@ -108,3 +109,28 @@ export const isSessionUpdate =
 /** The statuses a socket saw for one connection, in order (session updates only). */
 export const sessionStatuses = (events: SocketEvent[], companyId: number, whatsappId: number): string[] =>
   events.filter(isSessionUpdate(companyId, whatsappId)).map((e) => (e.session as { status: string }).status);
+
+/**
+ * A WhatsApp connection made through the API and paired through the phone simulator (POST /whatsapp, then
+ * `/simulator/{id}/scan` until the local cloud's worker says CONNECTED). Answers its id.
+ */
+export const connectedSimulatorConnection = async (
+  token: string,
+  companyId: number,
+  name = `Simulador ${suffix()}`,
+): Promise<number> => {
+  const created = await api(token).post('/whatsapp', { name });
+  if (created.status !== 201) throw new Error(`connection not created: ${JSON.stringify(created.body)}`);
+  const id = created.body.id as number;
+  await waitForConnection(companyId, id, (c) => c?.status === 'qrcode', { timeoutMs: 15_000 });
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    const current = await getConnection(companyId, id);
+    if (current?.status === 'CONNECTED') return id;
+    if (current?.status === 'qrcode') await api(token).post(`/simulator/${id}/scan`);
+    if (Date.now() > deadline) throw new Error(`connection ${id} did not connect; last ${current?.status}`);
+    await waitForConnection(companyId, id, (c) => c?.status === 'CONNECTED', { timeoutMs: 4_000 }).catch(
+      () => undefined,
+    );
+  }
+};

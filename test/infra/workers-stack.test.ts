@@ -139,7 +139,7 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
     expect(WORKER_PROGRAM).toBe(WORKER_ENTRY);
   });
 
-  it('gets its configuration and exactly its grants: consume worker-control, send inbound (sends come through its outbox)', () => {
+  it('gets its configuration and exactly its grants: consume worker-control, send inbound and contact-import (sends come through its outbox)', () => {
     const names = container.Environment.map((e) => e.Name);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -157,15 +157,17 @@ describe('workers stack: WhatsApp worker on Fargate', () => {
         .filter((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]).includes(action))
         .flatMap((s) => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]))
         .map((r) => JSON.stringify(r));
-    const queueArn = (name: 'inbound' | 'outbound' | 'worker-control') =>
+    const queueArn = (name: 'inbound' | 'outbound' | 'worker-control' | 'contact-import') =>
       dataOutput(logicalId(stacks.data.queues[name].queue), 'Arn');
     const consumed = queuesWith('sqs:ReceiveMessage');
     expect(consumed).toHaveLength(1);
     expect(consumed.join()).not.toContain(queueArn('outbound'));
     expect(consumed.join()).toContain(queueArn('worker-control'));
+    // Provider events to the inbound pipeline, and a phone's contacts to the import (decisions D148).
     const sent = queuesWith('sqs:SendMessage');
-    expect(sent).toHaveLength(1);
-    expect(sent[0]).toContain(queueArn('inbound'));
+    expect(sent).toHaveLength(2);
+    expect(sent.join()).toContain(queueArn('inbound'));
+    expect(sent.join()).toContain(queueArn('contact-import'));
   });
 
   it('runs the Baileys driver by default with the config defaults for heartbeat and lease, and 30 s to stop', () => {

@@ -96,3 +96,10 @@ export const startContactImport = (id: string, body: StartContactImportBody): Pr
 /** GET /contacts/import/{id}: the import's progress (also sent live on company-{id}-contactImport). */
 export const getContactImport = (id: string, options: CallOptions = {}): Promise<ContactImportView> =>
   api().get<ContactImportView>(importPath(id), options);
+
+/**
+ * POST /contacts/import {whatsappId} (the phone's address book) or POST /contacts/import/chats (the people of
+ * its chats; decisions D148): the import follows like a spreadsheet's, once the phone has been read.
+ */
+export const importFromPhone = (source: 'contacts' | 'chats', whatsappId: number): Promise<ContactImportView> =>
+  api().post<ContactImportView>(source === 'contacts' ? '/contacts/import' : '/contacts/import/chats', { whatsappId });

@@ -14,11 +14,14 @@ import type {
 } from '@whiskeysockets/baileys';
 import { errorFields, logger } from '../../shared/logger';
 import { putMediaObject } from '../../data/media-store';
+import { PhoneAddressBook } from './phone-address-book';
 import { mapCall, mapMessageUpdate, mapUpsertMessage, type BaileysInboundContext } from './baileys-inbound';
 import type {
   HistoryMessage,
   OutboundMessage,
   DisconnectReason,
+  PhoneContact,
+  PhoneContactSource,
   Session,
   SessionAuthState,
   SessionContext,
@@ -287,6 +290,8 @@ class BaileysSession implements Session {
   private ended = false;
   private readonly socket: BaileysSocket;
   private readonly creds: AuthenticationCreds;
+  /** The phone's people as its events told them (decisions D148). */
+  private readonly addressBook = new PhoneAddressBook();
 
   constructor(auth: SessionAuthState, events: SessionEvents, context: SessionContext, makeSocket: MakeBaileysSocket) {
     const log = baileysLogger({ companyId: context.companyId, whatsappId: context.whatsappId });
@@ -311,6 +316,13 @@ class BaileysSession implements Session {
     });
     this.socket.ev.on('groups.update', (metas) => {
       for (const meta of metas) groups.remember(meta.id, meta.subject);
+    });
+    this.socket.ev.on('contacts.upsert', (contacts) => this.addressBook.rememberContacts(contacts));
+    this.socket.ev.on('contacts.update', (contacts) => this.addressBook.rememberContacts(contacts));
+    this.socket.ev.on('chats.upsert', (chats) => this.addressBook.rememberChats(chats));
+    this.socket.ev.on('messaging-history.set', ({ contacts, chats }) => {
+      this.addressBook.rememberContacts(contacts);
+      this.addressBook.rememberChats(chats);
     });
     if (sink) {
       const inbound: BaileysInboundContext = {
@@ -393,6 +405,12 @@ class BaileysSession implements Session {
     const found = await this.socket.onWhatsApp(...numbers.map((n) => `${n}@s.whatsapp.net`));
     const known = new Set((found ?? []).filter((r) => r.exists).map((r) => String(r.jid).split('@')[0]));
     return Object.fromEntries(numbers.map((n) => [n, known.has(n)]));
+  }
+
+  /** The phone's address book or chats, as far as this session has been told them (decisions D148). */
+  async listContacts(source: PhoneContactSource): Promise<PhoneContact[]> {
+    if (this.ended) throw new Error('the WhatsApp session is closed');
+    return this.addressBook.list(source);
   }
 
   async logout(): Promise<void> {

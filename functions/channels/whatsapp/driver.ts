@@ -119,6 +119,20 @@ export interface Session {
    * (contact lists' isWhatsappValid, decisions D122). Throws when the session cannot ask now.
    */
   checkNumbers?: (numbers: readonly string[]) => Promise<Record<string, boolean>>;
+  /**
+   * The people the phone knows (decisions D148): its address book (`contacts`) or the people of its chats
+   * (`chats`), for `POST /contacts/import` and `/contacts/import/chats`. Throws when the session cannot
+   * answer now.
+   */
+  listContacts?: (source: PhoneContactSource) => Promise<PhoneContact[]>;
+}
+
+export type PhoneContactSource = 'contacts' | 'chats';
+
+/** A person the phone knows: digits with country code, and the name the phone keeps for them, if any. */
+export interface PhoneContact {
+  number: string;
+  name?: string;
 }
 
 export interface SessionContext {

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   changeReceived,
+  getPhoneAddressBook,
   getPhoneHistory,
   listReceived,
   raiseReceivedAck,
   recordReceived,
+  type PhoneAddressBookEntry,
   type PhoneHistoryEntry,
   type ReceivedMessage,
 } from '../../data/simulator-phone-repository';
@@ -12,6 +14,8 @@ import type { InboundEventInput } from '../inbound';
 import type {
   HistoryMessage,
   OutboundMessage,
+  PhoneContact,
+  PhoneContactSource,
   Session,
   SessionAuthState,
   SessionContext,
@@ -69,6 +73,8 @@ export interface SimulatedPhone {
   change?: typeof changeReceived;
   /** The phone's past conversations (null: none set, the demo history is used). */
   history?: typeof getPhoneHistory;
+  /** The phone's address book (null: none set, the demo address book is used; decisions D148). */
+  addressBook?: typeof getPhoneAddressBook;
 }
 
 const dynamoPhone: SimulatedPhone = {
@@ -77,6 +83,7 @@ const dynamoPhone: SimulatedPhone = {
   raiseAck: raiseReceivedAck,
   change: changeReceived,
   history: getPhoneHistory,
+  addressBook: getPhoneAddressBook,
 };
 
 /** History messages per batch, as WhatsApp hands a history over in chunks. */
@@ -106,6 +113,22 @@ export const demoPhoneHistory = (now: Date): PhoneHistoryEntry[] => {
     { ...roberto, group, body: 'Bom dia, pessoal. A nota fiscal de novembro já foi enviada.', at: at(1, 60) },
   ];
 };
+
+/**
+ * The address book of a simulated phone nobody gave one (decisions D148): the demo history's three
+ * customers and five more people, one of them saved without a name (imported under its number), so the
+ * import from the phone shows something when tried by hand.
+ */
+export const demoPhoneAddressBook = (): PhoneAddressBookEntry[] => [
+  { number: '5511987650001', name: 'Mariana Costa' },
+  { number: '5521987650002', name: 'Roberto Lima' },
+  { number: '5531987650003', name: 'Patrícia Souza' },
+  { number: '5511976540004', name: 'Fernanda Alves' },
+  { number: '5541976540005', name: 'Gustavo Pereira' },
+  { number: '5551976540006', name: 'Juliana Rocha' },
+  { number: '5561976540007', name: 'Thiago Martins' },
+  { number: '5571976540008' },
+];
 
 /** A history entry as the phone hands it over, with a provider id that is the same every time. */
 const historyMessageOf = (context: SessionContext, entry: PhoneHistoryEntry, index: number): HistoryMessage => {
@@ -330,6 +353,27 @@ class SimulatedSession implements Session {
   async checkNumbers(numbers: readonly string[]): Promise<Record<string, boolean>> {
     if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
     return Object.fromEntries(numbers.map((n) => [n, isSimulatedWhatsAppNumber(n)]));
+  }
+
+  /**
+   * The simulated phone's people (decisions D148): its address book (as set, else the demo one), or the
+   * people it has chats with — its history's one-to-one chats, named as the address book names them.
+   */
+  async listContacts(source: PhoneContactSource): Promise<PhoneContact[]> {
+    if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
+    const { companyId, whatsappId } = this.context;
+    const book = (await this.options.phone.addressBook?.(companyId, whatsappId)) ?? demoPhoneAddressBook();
+    const named = (entry: { number: string; name?: string }): PhoneContact =>
+      entry.name ? { number: entry.number, name: entry.name } : { number: entry.number };
+    if (source === 'contacts') return book.map(named);
+    const names = new Map(book.filter((e) => e.name).map((e) => [e.number, e.name]));
+    const history = (await this.options.phone.history?.(companyId, whatsappId)) ?? demoPhoneHistory(new Date());
+    const people = new Map<string, string | undefined>();
+    for (const entry of history) {
+      if (entry.group) continue;
+      people.set(entry.number, names.get(entry.number) ?? people.get(entry.number) ?? entry.name);
+    }
+    return [...people].map(([number, name]) => named({ number, ...(name ? { name } : {}) }));
   }
 
   async simulate(action: SimulatorAction): Promise<void> {

@@ -31,6 +31,8 @@ import {
   type OutboxItem,
 } from '../../data/wa-outbox-repository';
 import { numberCheckSchema, recordWhatsappChecks } from '../../core/contact-lists/number-check';
+import { recordDirectoryAnswer, requestCheckSchema } from '../../core/contacts/directory-check';
+import { failPhoneImport, importPhoneContacts, phoneContactsRequestSchema } from '../../core/contacts/phone-import';
 import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { authStateStore, type AuthStateStore } from '../../data/wa-auth-state-repository';
 import {
@@ -721,6 +723,12 @@ class Worker implements WhatsAppWorker {
           done += 1;
           continue;
         }
+        if (item.kind === 'phone-contacts') {
+          if (item.notBefore > Date.now()) continue;
+          await this.listPhoneContacts(live, item);
+          done += 1;
+          continue;
+        }
         const parsed =
           item.kind === 'change'
             ? outboundChangeSchema.safeParse(item.payload)
@@ -912,19 +920,51 @@ class Worker implements WhatsAppWorker {
    * list's items; a failed lookup is retried a few times, then left unchecked (null).
    */
   private async checkNumbers(live: Live, item: OutboxItem): Promise<void> {
-    const parsed = numberCheckSchema.safeParse(item.payload);
-    if (!parsed.success || !live.session?.checkNumbers) {
+    const forList = numberCheckSchema.safeParse(item.payload);
+    const forRequest = requestCheckSchema.safeParse(item.payload);
+    const late = forRequest.success && forRequest.data.expiresAt < Date.now();
+    if ((!forList.success && !forRequest.success) || late || !live.session?.checkNumbers) {
       await deleteOutboxItem(item);
       return;
     }
     try {
-      const answers = await live.session.checkNumbers(parsed.data.numbers);
-      await recordWhatsappChecks(live.companyId, parsed.data.contactListId, answers);
+      if (forList.success) {
+        const answers = await live.session.checkNumbers(forList.data.numbers);
+        await recordWhatsappChecks(live.companyId, forList.data.contactListId, answers);
+      } else if (forRequest.success) {
+        const answers = await live.session.checkNumbers(forRequest.data.numbers);
+        await recordDirectoryAnswer(live.companyId, forRequest.data, answers);
+      }
       await deleteOutboxItem(item);
     } catch (err) {
       logger.warn('number check failed', { key: live.key, ...errorFields(err) });
       if (item.attempts >= 4) await deleteOutboxItem(item);
       else await deferOutboxItem(item, Date.now() + this.retryDelay(item.attempts));
+    }
+  }
+
+  /**
+   * The phone's address book or chats for a contact import (decisions D148): listed by the session, then
+   * handed to the import (a file and the contact-import job). Retried a few times, then the import fails.
+   */
+  private async listPhoneContacts(live: Live, item: OutboxItem): Promise<void> {
+    const parsed = phoneContactsRequestSchema.safeParse(item.payload);
+    if (!parsed.success || !live.session?.listContacts) {
+      if (parsed.success) await failPhoneImport(live.companyId, parsed.data, 'ERR_WAPP_NOT_INITIALIZED');
+      await deleteOutboxItem(item);
+      return;
+    }
+    try {
+      const people = await live.session.listContacts(parsed.data.source);
+      await importPhoneContacts(live.companyId, parsed.data, people);
+      await deleteOutboxItem(item);
+    } catch (err) {
+      logger.warn('phone contacts not listed', { key: live.key, ...errorFields(err) });
+      if (item.attempts < 4) await deferOutboxItem(item, Date.now() + this.retryDelay(item.attempts));
+      else {
+        await failPhoneImport(live.companyId, parsed.data, 'ERR_WAPP_NOT_INITIALIZED');
+        await deleteOutboxItem(item);
+      }
     }
   }
 

@@ -8,7 +8,10 @@ import {
   listSent,
   PHONE_HISTORY_MAX,
   recordSent,
+  PHONE_ADDRESS_BOOK_MAX,
+  setPhoneAddressBook,
   setPhoneHistory,
+  type PhoneAddressBookEntry,
   type PhoneHistoryEntry,
   type ReceivedMessage,
   type SentMessage,
@@ -252,12 +255,24 @@ export const listSimulatorReceived = async (
  * any status of the connection; replaces what was set before.
  */
 export const SIMULATOR_HISTORY_MAX = PHONE_HISTORY_MAX;
+export const SIMULATOR_CONTACTS_MAX = PHONE_ADDRESS_BOOK_MAX;
 
-export const setSimulatorHistory = async (
+/**
+ * PUT /simulator/{whatsappId}/contacts (decisions D148): the simulated phone's address book, which
+ * `POST /contacts/import` reads; replaced as a whole. Managers only, simulator driver only.
+ */
+export const setSimulatorAddressBook = async (
   auth: AuthContext,
   whatsappId: number,
-  entries: readonly PhoneHistoryEntry[],
+  entries: readonly PhoneAddressBookEntry[],
 ): Promise<{ count: number }> => {
+  const connection = await simulatedPhoneOf(auth, whatsappId);
+  await setPhoneAddressBook(connection.companyId, connection.id, entries);
+  return { count: entries.length };
+};
+
+/** A WhatsApp connection of the caller's company whose phone the simulator plays (managers, simulator driver). */
+const simulatedPhoneOf = async (auth: AuthContext, whatsappId: number) => {
   requireManager(auth);
   requireChannelInPlan(auth, 'whatsapp');
   if (config().WHATSAPP_DRIVER !== 'simulator') {
@@ -269,6 +284,15 @@ export const setSimulatorHistory = async (
       { field: 'params.whatsappId', reason: `channel is ${connection.channel}` },
     ]);
   }
+  return connection;
+};
+
+export const setSimulatorHistory = async (
+  auth: AuthContext,
+  whatsappId: number,
+  entries: readonly PhoneHistoryEntry[],
+): Promise<{ count: number }> => {
+  const connection = await simulatedPhoneOf(auth, whatsappId);
   await setPhoneHistory(connection.companyId, connection.id, entries);
   return { count: entries.length };
 };

@@ -30,14 +30,14 @@ import { getMediaObject, headMediaObject, presignedUploadUrl, putMediaObject } f
 import { sendQueueMessage } from '../../data/queue-sender';
 import type { AuthContext } from '../../shared/auth-context';
 import { BadRequest, Conflict, NotFound, PayloadTooLarge, ValidationError, type FieldError } from '../../shared/errors';
-import { errorFields, logger } from '../../shared/logger';
 import { safeFileName } from '../media/attachments';
-import { adminsAnd, publish } from '../notifier';
 import { importNumber } from '../phone-number';
 import { invalidFile, readSheetRows } from './spreadsheet';
+import { announceContactImport, toImportView } from './contact-import-events';
 import { searchForm } from '../../data/keys';
 import { announceContactList, toContactListView } from '../contact-lists/contact-list-events';
 import { queueNumberCheck } from '../contact-lists/number-check';
+import { askDirectory, connectedWhatsApp, DirectoryUnavailable } from './directory-check';
 
 /**
  * Spreadsheet import of contacts (core spec §4, §5, §7 `/contacts/upload`; decisions D104, D105).
@@ -63,37 +63,11 @@ const UPLOAD_URL_SECONDS = 900;
 
 const notFound = () => new NotFound('ERR_NO_IMPORT_FOUND', 'Import not found');
 
-export const toImportView = (i: ContactImport): ContactImportView => ({
-  id: i.id,
-  fileName: i.fileName,
-  status: i.status,
-  total: i.total,
-  processed: i.offset,
-  created: i.created,
-  merged: i.merged,
-  ignored: i.ignored,
-  ...(i.error ? { error: i.error } : {}),
-  createdAt: i.createdAt,
-  ...(i.finishedAt ? { finishedAt: i.finishedAt } : {}),
-});
-
 /** The import, for its user and the company's admins; anyone else (and another company) gets a 404. */
 const visibleImport = async (auth: AuthContext, id: string): Promise<ContactImport> => {
   const found = await getContactImport(auth.companyId, id);
   if (!found || (found.userId !== auth.userId && auth.profile !== 'admin' && !auth.super)) throw notFound();
   return found;
-};
-
-const announce = async (i: ContactImport): Promise<void> => {
-  try {
-    await publish(
-      i.companyId,
-      { channel: 'contactImport', action: 'update', import: toImportView(i) },
-      adminsAnd([i.userId]),
-    );
-  } catch (err) {
-    logger.warn('contact import event not sent', { companyId: i.companyId, importId: i.id, ...errorFields(err) });
-  }
 };
 
 export const createContactUpload = async (
@@ -182,20 +156,27 @@ const mappingProblems = (
 export const startContactImport = async (
   auth: AuthContext,
   id: string,
-  input: { columns: (ImportTarget | null)[]; excludedRows: number[] },
+  input: { columns: (ImportTarget | null)[]; excludedRows: number[]; validateContact?: boolean; whatsappId?: number },
 ): Promise<ContactImportView> => {
   const current = await visibleImport(auth, id);
-  if (current.status !== 'uploaded') throw new Conflict('ERR_IMPORT_STARTED', 'This import has already started');
+  if (current.status !== 'uploaded' || current.source) {
+    throw new Conflict('ERR_IMPORT_STARTED', 'This import has already started');
+  }
   const preview = await readStart(await fileOf(current), IMPORT_PREVIEW_ROWS);
   const problems = mappingProblems(input.columns, input.excludedRows, preview);
   if (problems.length > 0) throw new ValidationError(problems);
+  // Validation asks WhatsApp through a connected session (D149): checked now, so a start never waits in vain.
+  const validation = input.validateContact
+    ? { validateContact: true, whatsappId: await connectedWhatsApp(auth.companyId, input.whatsappId) }
+    : { validateContact: false };
   const queued = await queueContactImport(
     current,
     input.columns,
     [...new Set(input.excludedRows)].sort((a, b) => a - b),
+    validation,
   );
   await sendQueueMessage('contact-import', { companyId: queued.companyId, importId: queued.id });
-  await announce(queued);
+  await announceContactImport(queued);
   return toImportView(queued);
 };
 
@@ -254,7 +235,7 @@ export const startContactListImport = async (
   });
   const queued = await queueContactImport(made, listColumnsOf(start.header), []);
   await sendQueueMessage('contact-import', { companyId: queued.companyId, importId: queued.id });
-  await announce(queued);
+  await announceContactImport(queued);
   return toImportView(queued);
 };
 
@@ -264,7 +245,13 @@ interface RowOutcome {
   created: number;
   merged: number;
   ignored: number;
+  invalid?: number;
 }
+
+/** How long a chunk waits for WhatsApp's directory before its delivery gives up and SQS retries it (D149). */
+const DIRECTORY_WAIT_MS = 30_000;
+const DIRECTORY_RETRY_SECONDS = 60;
+const DIRECTORY_GIVE_UP_MS = 3_600_000;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -317,7 +304,19 @@ const importChunk = async (i: ContactImport, first: number, rows: string[][]): P
   const owners = await findContactIdsByIdentities(i.companyId, identities);
   const existing = await getContacts(i.companyId, [...new Set(owners.values())]);
   const refOf = (r: ContactRow) => `${i.id}#${r.row}`;
-  const missing = unique.filter((r) => !owners.has(`wa#${r.number}`));
+  let missing = unique.filter((r) => !owners.has(`wa#${r.number}`));
+  if (i.validateContact && missing.length > 0) {
+    // Only numbers WhatsApp knows become contacts (D149); existing contacts are not asked again.
+    const known = await askDirectory(
+      i.companyId,
+      i.whatsappId!,
+      missing.map((r) => r.number),
+      { timeoutMs: DIRECTORY_WAIT_MS },
+    );
+    const invalid = missing.filter((r) => known[r.number] !== true);
+    counts.invalid = invalid.length;
+    missing = missing.filter((r) => known[r.number] === true);
+  }
   // One counter write reserves the ids of the chunk's new contacts (data-model §1.4).
   const last = missing.length > 0 ? await nextId(i.companyId, 'contact', missing.length) : 0;
   const idOf = new Map(missing.map((r, k) => [r, last - missing.length + 1 + k]));
@@ -433,13 +432,13 @@ export const runContactImport = async (
     }
   } catch (err) {
     if (!(err instanceof BadRequest)) throw err;
-    await announce(await failContactImport(current, err.code));
+    await announceContactImport(await failContactImport(current, err.code));
     return 'failed';
   }
   const total = current.total ?? 0;
   if (current.offset >= total) {
     if (current.status !== 'done')
-      await announce(
+      await announceContactImport(
         await recordContactImportChunk(current, total, total, { created: 0, merged: 0, ignored: 0 }, true),
       );
     return 'done';
@@ -465,7 +464,7 @@ export const runContactImport = async (
       if (err instanceof Conflict) throw new ImportOvertaken();
       throw err;
     }
-    await announce(current!);
+    await announceContactImport(current!);
     if (forList) await announceListImport(current!);
     await options.afterChunk?.(to);
     chunk = [];
@@ -489,13 +488,23 @@ export const runContactImport = async (
     if (chunk.length > 0) await flush();
   } catch (err) {
     if (err instanceof ImportOvertaken) return 'nothing';
+    if (err instanceof DirectoryUnavailable) {
+      // The connection cannot ask WhatsApp now (D149): try again in a minute; after an hour without
+      // progress the import fails with the reason, rather than waiting forever.
+      if (Date.now() - Date.parse(current.updatedAt) > DIRECTORY_GIVE_UP_MS) {
+        await announceContactImport(await failContactImport(current, err.code));
+        return 'failed';
+      }
+      await sendQueueMessage('contact-import', { companyId, importId }, { delaySeconds: DIRECTORY_RETRY_SECONDS });
+      return 'more';
+    }
     if (err instanceof NotFound && current.contactListId !== undefined) {
       // The list was deleted while its import ran: nothing is left to fill.
-      await announce(await failContactImport(current, err.code));
+      await announceContactImport(await failContactImport(current, err.code));
       return 'failed';
     }
     if (err instanceof BadRequest) {
-      await announce(await failContactImport(current, err.code));
+      await announceContactImport(await failContactImport(current, err.code));
       return 'failed';
     }
     throw err;

@@ -1,5 +1,7 @@
 import type { AuthContext } from '../../shared/auth-context';
-import { BadRequest, Conflict, NotFound } from '../../shared/errors';
+import { BadRequest, Conflict, NotFound, ValidationError } from '../../shared/errors';
+import { importNumber } from '../phone-number';
+import { askDirectory, connectedWhatsApp } from './directory-check';
 import { errorFields, logger } from '../../shared/logger';
 import { fetchPage, type PagingInput } from '../paging';
 import type { ContactPage, ContactView } from '../../contracts/contacts';
@@ -15,6 +17,7 @@ import {
   getContact,
   getLiveContact,
   hasOpenTicket,
+  IdentityTaken,
   listContacts,
   numberDigits,
   searchContactsByNumber,
@@ -233,6 +236,57 @@ export const createCompanyContact = async (
   await announce(auth.companyId, { action: 'update', contact });
   return viewFor(contact, await viewerMask(auth));
 };
+
+/**
+ * POST /contactsImport (core §7): one row of a browser-side import. The number takes the import's normal
+ * form (D105); a number already a contact keeps that contact unchanged (`created: false`, like a merged
+ * row); with `validateContact` a new number becomes a contact only when WhatsApp knows it, asked through the
+ * default connection (decisions D149): 400 `ERR_WAPP_INVALID_CONTACT` when it does not.
+ */
+export const importCompanyContactRow = async (
+  auth: AuthContext,
+  input: { name: string; number: string; email: string; validateContact: boolean },
+): Promise<{ created: boolean; contact: ContactView }> => {
+  const number = importNumber(input.number);
+  if (!number) throw new ValidationError([{ field: 'body.number', reason: 'not a phone number' }]);
+  const existingOf = async (): Promise<Contact | null> => {
+    const owner = (await findContactIdsByIdentities(auth.companyId, [`wa#${number}`])).get(`wa#${number}`);
+    return owner === undefined ? null : getContact(auth.companyId, owner);
+  };
+  const mask = await viewerMask(auth);
+  const found = await existingOf();
+  if (found) return { created: false, contact: viewFor(found, mask) };
+  if (input.validateContact) {
+    const whatsappId = await connectedWhatsApp(auth.companyId, undefined);
+    const known = await askDirectory(auth.companyId, whatsappId, [number], { timeoutMs: ROW_DIRECTORY_WAIT_MS });
+    if (known[number] !== true) throw new BadRequest('ERR_WAPP_INVALID_CONTACT', 'This number is not on WhatsApp');
+  }
+  try {
+    const contact = await createContact(
+      auth.companyId,
+      {
+        name: input.name.replace(/\s+/g, ' ').slice(0, 250),
+        number,
+        isGroup: false,
+        channel: 'whatsapp',
+        whatsappId: null,
+        email: input.email,
+      },
+      [`wa#${number}`],
+    );
+    await announce(auth.companyId, { action: 'update', contact });
+    return { created: true, contact: viewFor(contact, mask) };
+  } catch (err) {
+    // Made meanwhile (an inbound message, the same row sent twice): the row merges into it.
+    if (!(err instanceof IdentityTaken)) throw err;
+    const winner = await existingOf();
+    if (!winner) throw err;
+    return { created: false, contact: viewFor(winner, mask) };
+  }
+};
+
+/** How long one row of POST /contactsImport waits for WhatsApp's directory (the browser sends one every 330 ms). */
+const ROW_DIRECTORY_WAIT_MS = 10_000;
 
 /** Read-modify-write with the contact's `updatedAt` as the condition; retried when another edit won. */
 const change = async (

@@ -36,7 +36,9 @@ import {
   listSimulatorReceived,
   simulateCustomerMessage,
   simulateCustomerRead,
+  setSimulatorAddressBook,
   setSimulatorHistory,
+  SIMULATOR_CONTACTS_MAX,
   SIMULATOR_HISTORY_MAX,
 } from '../../core/connections/simulator-service';
 import { closeImportedTickets } from '../../core/connections/message-import';
@@ -227,6 +229,18 @@ export const handlers: AreaHandlers = {
     handle: async ({ auth, params, body }) => ({
       message: 'History set on the simulated phone.',
       ...(await setSimulatorHistory(auth!, params.whatsappId, body.messages)),
+    }),
+  }),
+  'set-simulator-contacts': defineRoute({
+    params: simulatorParams,
+    body: z.object({
+      contacts: z
+        .array(z.object({ number: customerNumber, name: z.string().trim().min(1).max(100).optional() }))
+        .max(SIMULATOR_CONTACTS_MAX, `at most ${SIMULATOR_CONTACTS_MAX} contacts`),
+    }),
+    handle: async ({ auth, params, body }) => ({
+      message: 'Address book set on the simulated phone.',
+      ...(await setSimulatorAddressBook(auth!, params.whatsappId, body.contacts)),
     }),
   }),
   'simulate-customer-read': defineRoute({

@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import {
   blockContactBody,
+  contactsImportRowBody,
   contactUploadBody,
   createContactBody,
   createNoteBody,
+  phoneImportBody,
   startContactImportBody,
   updateContactBody,
 } from '../../contracts/contacts';
@@ -13,12 +15,14 @@ import {
   showContactImport,
   startContactImport,
 } from '../../core/contacts/contact-import-service';
+import { startPhoneImport } from '../../core/contacts/phone-import';
 import { pagingQuery } from '../../core/paging';
 import {
   blockCompanyContact,
   contactProfile,
   createCompanyContact,
   deleteCompanyContact,
+  importCompanyContactRow,
   listCompanyContactNames,
   listCompanyContacts,
   showContact,
@@ -122,6 +126,21 @@ export const handlers: AreaHandlers = {
     params: importParam,
     body: startContactImportBody,
     handle: async ({ auth, params, body }) => respond(202, await startContactImport(auth!, params.importId, body)),
+  }),
+  'import-phone-contacts': defineRoute({
+    body: phoneImportBody,
+    handle: async ({ auth, body }) => respond(202, await startPhoneImport(auth!, 'contacts', body)),
+  }),
+  'import-chat-contacts': defineRoute({
+    body: phoneImportBody,
+    handle: async ({ auth, body }) => respond(202, await startPhoneImport(auth!, 'chats', body)),
+  }),
+  'import-contact-row': defineRoute({
+    body: contactsImportRowBody,
+    handle: async ({ auth, body }) => {
+      const { created, contact } = await importCompanyContactRow(auth!, body);
+      return respond(created ? 201 : 200, contact);
+    },
   }),
 
   // Ticket notes (core §3, §5, §7; decisions D56): kept with the contact, reached through the ticket.

@@ -635,6 +635,31 @@ export const ACCESS: Record<string, AccessRow> = {
     allow: signedIn,
     ...byContactImport((id) => ({ path: `/contacts/import/${id}/start`, body: { columns: ['name', 'number'] } })),
   },
+  'POST /contacts/import': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/contacts/import',
+      body: { whatsappId: (await someConnection(caller.companyId, { status: 'CONNECTED' })).id },
+    }),
+  },
+  'POST /contacts/import/chats': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/contacts/import/chats',
+      body: { whatsappId: (await someConnection(caller.companyId, { status: 'CONNECTED' })).id },
+    }),
+  },
+  'POST /contactsImport': {
+    allow: signedIn,
+    request: async () => ({
+      path: '/contactsImport',
+      body: {
+        name: uniqueName('Contato'),
+        number: `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+        validateContact: 'false',
+      },
+    }),
+  },
   'PUT /contacts/toggleAcceptAudio/{id}': {
     allow: signedIn,
     ...byContact((id) => ({ path: `/contacts/toggleAcceptAudio/${id}` })),
@@ -1126,6 +1151,14 @@ export const ACCESS: Record<string, AccessRow> = {
     ...byConnection((id) => ({
       path: `/simulator/${id}/history`,
       body: { messages: [{ number: '5511900000001', body: 'Olá', at: new Date().toISOString() }] },
+    })),
+  },
+
+  'PUT /simulator/{whatsappId}/contacts': {
+    allow: admins,
+    ...byConnection((id) => ({
+      path: `/simulator/${id}/contacts`,
+      body: { contacts: [{ number: '5511900000001', name: 'Ana' }] },
     })),
   },
 

@@ -40,6 +40,8 @@ const importView = (overrides: Partial<ContactImportView> = {}): ContactImportVi
   created: 0,
   merged: 0,
   ignored: 0,
+  invalid: 0,
+  source: 'sheet',
   createdAt: '2026-01-01T00:00:00.000Z',
   ...overrides,
 });

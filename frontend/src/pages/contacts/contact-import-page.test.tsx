@@ -29,6 +29,8 @@ const progress = (overrides: Partial<ContactImportView> = {}): ContactImportView
   created: 0,
   merged: 0,
   ignored: 0,
+  invalid: 0,
+  source: 'sheet',
   createdAt: '2026-01-01T09:00:00.000Z',
   ...overrides,
 });
@@ -150,5 +152,84 @@ describe('contact import page', { timeout: 90_000 }, () => {
     await waitFor(() => expect(toastTexts(wrapper)).toContain('Importação realizada com sucesso'));
     expect(wrapper.find('[data-testid="import-created"]')?.getElement().textContent).toBe('1');
     expect(wrapper.find('[data-testid="import-ignored"]')?.getElement().textContent).toBe('1');
+  });
+
+  const CONNECTIONS = [
+    { id: 7, name: 'Celular da loja', channel: 'whatsapp', status: 'CONNECTED', isDefault: true },
+    { id: 8, name: 'Página', channel: 'facebook', status: 'CONNECTED', isDefault: false },
+  ];
+
+  it('imports from the phone through the chosen WhatsApp connection and follows the import to its summary', async () => {
+    const api = importApi({
+      'GET /whatsapp': () => json(200, CONNECTIONS),
+      'POST /contacts/import': () =>
+        json(202, progress({ source: 'contacts', status: 'uploaded', fileName: 'whatsapp-contacts.csv' })),
+    });
+    const { wrapper, socket, server } = await openPage(api);
+    act(() => socket.start());
+    act(() => server.latest().accept());
+    await waitFor(() => expect(screen.getByText('Celular da loja')).toBeTruthy());
+    click(wrapper, 'Contatos do telefone');
+    await waitFor(() => expect(api.calls('POST', '/contacts/import')).toHaveLength(1));
+    expect(api.calls('POST', '/contacts/import')[0]?.body).toEqual({ whatsappId: 7 });
+    await waitFor(() => expect(screen.getByText('Lendo os contatos do telefone...')).toBeTruthy());
+
+    act(() =>
+      server.latest().push({
+        channel: 'company-2-contactImport',
+        action: 'update',
+        import: progress({ source: 'contacts', status: 'done', total: 3, processed: 3, created: 2, merged: 1 }),
+      }),
+    );
+    await waitFor(() => expect(toastTexts(wrapper)).toContain('Importação realizada com sucesso'));
+    expect(wrapper.find('[data-testid="import-created"]')?.getElement().textContent).toBe('2');
+    expect(wrapper.find('[data-testid="import-merged"]')?.getElement().textContent).toBe('1');
+  });
+
+  it('says so when the connection is not connected', async () => {
+    const api = importApi({
+      'GET /whatsapp': () => json(200, CONNECTIONS),
+      'POST /contacts/import/chats': () =>
+        json(400, { error: 'ERR_WAPP_NOT_INITIALIZED', message: 'The WhatsApp connection is not connected' }),
+    });
+    const { wrapper } = await openPage(api);
+    await waitFor(() => expect(screen.getByText('Celular da loja')).toBeTruthy());
+    click(wrapper, 'Contatos das conversas');
+    await waitFor(() =>
+      expect(errorText(wrapper)).toBe('A conexão do WhatsApp não está conectada. Conecte-a e tente de novo.'),
+    );
+    expect(wrapper.findProgressBar()).toBeNull();
+  });
+
+  it('a validating import sends validateContact with the connection and shows the numbers without WhatsApp', async () => {
+    const api = importApi({ 'GET /whatsapp': () => json(200, CONNECTIONS) });
+    const { wrapper, socket, server } = await openPage(api);
+    await waitFor(() => expect(screen.getByText('Celular da loja')).toBeTruthy());
+    chooseFile(wrapper, new File(['x'], 'clientes.xlsx'));
+    await waitFor(() => expect(wrapper.findTable()?.findRows()).toHaveLength(2));
+    mapColumn(wrapper, 'Nome', 'name');
+    mapColumn(wrapper, 'Celular', 'number');
+    const validate = wrapper.findCheckbox('[data-testid="validate-contacts"]')!;
+    act(() => validate.findNativeInput().click());
+    act(() => socket.start());
+    act(() => server.latest().accept());
+    click(wrapper, 'Importar');
+    await waitFor(() =>
+      expect([errorText(wrapper), api.calls('POST', `/contacts/import/${ID}/start`).length]).toEqual(['', 1]),
+    );
+    expect(api.calls('POST', `/contacts/import/${ID}/start`)[0]?.body).toEqual({
+      columns: ['name', 'number', null],
+      excludedRows: [],
+      validateContact: true,
+      whatsappId: 7,
+    });
+    act(() =>
+      server.latest().push({
+        channel: 'company-2-contactImport',
+        action: 'update',
+        import: progress({ status: 'done', total: 2, processed: 2, created: 1, invalid: 1 }),
+      }),
+    );
+    await waitFor(() => expect(wrapper.find('[data-testid="import-invalid"]')?.getElement().textContent).toBe('1'));
   });
 });

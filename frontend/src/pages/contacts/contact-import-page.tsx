@@ -1,6 +1,7 @@
 import Alert from '@cloudscape-design/components/alert';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
+import Checkbox from '@cloudscape-design/components/checkbox';
 import ColumnLayout from '@cloudscape-design/components/column-layout';
 import Container from '@cloudscape-design/components/container';
 import FileInput from '@cloudscape-design/components/file-input';
@@ -14,9 +15,11 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '@/api/api-error';
+import { listConnections, type Connection } from '@/api/connections';
 import {
   getContactImport,
   IMPORT_FILE_EXTENSIONS,
+  importFromPhone,
   previewContactImport,
   startContactImport,
   uploadContactSheet,
@@ -45,6 +48,15 @@ const TARGETS: ImportTarget[] = ['name', 'number', 'email'];
 const POLL_MS = 3000;
 
 const isInvalidFile = (err: unknown) => err instanceof ApiError && err.code === 'ERR_INVALID_FILE';
+const isNotConnected = (err: unknown) => err instanceof ApiError && err.code === 'ERR_WAPP_NOT_INITIALIZED';
+
+/** Why an import failed, in the user's words (the error codes the job records). */
+const failureKey = (code: string | undefined): string => {
+  if (code === 'ERR_INVALID_FILE') return 'contacts.import.invalidFile';
+  if (code === 'ERR_WAPP_NOT_INITIALIZED') return 'contacts.import.notConnected';
+  if (code === 'ERR_WAPP_CHECK_CONTACT') return 'contacts.import.checkFailed';
+  return 'contacts.import.failed';
+};
 
 /**
  * /contacts/import (core spec §2, §4, §5; decisions D104, D105): drop a spreadsheet (.xls, .xlsx, .csv,
@@ -63,6 +75,26 @@ export function ContactImportPage() {
   const [columns, setColumns] = useState<(ImportTarget | null)[]>([]);
   const [selected, setSelected] = useState<PreviewRow[]>([]);
   const [starting, setStarting] = useState(false);
+  const [connections, setConnections] = useState<Connection[]>([]);
+  const [whatsappId, setWhatsappId] = useState<number | null>(null);
+  const [validate, setValidate] = useState(false);
+  const [phoneBusy, setPhoneBusy] = useState<'contacts' | 'chats' | null>(null);
+
+  // WhatsApp connections that can read the phone or check numbers (D148, D149); the default one first.
+  useEffect(() => {
+    const controller = new AbortController();
+    listConnections({ signal: controller.signal }).then(
+      (all) => {
+        const usable = all.filter((c) => c.channel === 'whatsapp');
+        setConnections(usable);
+        const preferred =
+          usable.find((c) => c.isDefault && c.status === 'CONNECTED') ?? usable.find((c) => c.status === 'CONNECTED');
+        setWhatsappId(preferred?.id ?? usable[0]?.id ?? null);
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, []);
 
   const fieldLabel = (target: ImportTarget) => t(`contacts.import.fields.${target}`);
   const running = step.kind === 'running' ? step.progress : null;
@@ -137,15 +169,46 @@ export function ContactImportPage() {
       const progress = await startContactImport(step.importId, {
         columns,
         excludedRows: step.preview.rows.map((_, i) => i).filter((i) => !chosen.has(i)),
+        ...(validate ? { validateContact: true, ...(whatsappId ? { whatsappId } : {}) } : {}),
       });
       setStep({ kind: 'running', progress });
     } catch (err) {
       if (isInvalidFile(err)) setError(t('contacts.import.invalidFile'));
+      else if (isNotConnected(err)) setError(t('contacts.import.notConnected'));
       else notifications.error(err);
     } finally {
       setStarting(false);
     }
   };
+
+  const fromPhone = async (source: 'contacts' | 'chats') => {
+    if (!whatsappId) return setError(t('contacts.import.noConnection'));
+    setError('');
+    setPhoneBusy(source);
+    try {
+      setStep({ kind: 'running', progress: await importFromPhone(source, whatsappId) });
+    } catch (err) {
+      if (isNotConnected(err)) setError(t('contacts.import.notConnected'));
+      else notifications.error(err);
+    } finally {
+      setPhoneBusy(null);
+    }
+  };
+
+  const connectionOptions: SelectProps.Option[] = connections.map((c) => ({
+    value: String(c.id),
+    label: c.name,
+    description: c.status === 'CONNECTED' ? undefined : t('contacts.import.offline'),
+  }));
+  const connectionSelect = (
+    <Select
+      ariaLabel={t('contacts.import.connection')}
+      placeholder={t('contacts.import.noConnection')}
+      selectedOption={connectionOptions.find((o) => o.value === String(whatsappId)) ?? null}
+      options={connectionOptions}
+      onChange={({ detail }) => setWhatsappId(Number(detail.selectedOption.value))}
+    />
+  );
 
   const again = () => {
     setStep({ kind: 'choose' });
@@ -204,6 +267,35 @@ export function ContactImportPage() {
           </FormField>
         </Container>
       )}
+      {step.kind === 'choose' && (
+        <Container
+          header={
+            <Header variant="h2" description={t('contacts.import.phoneDescription')}>
+              {t('contacts.import.phoneTitle')}
+            </Header>
+          }
+        >
+          <SpaceBetween size="m">
+            <FormField label={t('contacts.import.connection')}>{connectionSelect}</FormField>
+            <SpaceBetween direction="horizontal" size="xs">
+              <Button
+                loading={phoneBusy === 'contacts'}
+                disabled={!whatsappId || phoneBusy !== null}
+                onClick={() => void fromPhone('contacts')}
+              >
+                {t('contacts.import.phoneContacts')}
+              </Button>
+              <Button
+                loading={phoneBusy === 'chats'}
+                disabled={!whatsappId || phoneBusy !== null}
+                onClick={() => void fromPhone('chats')}
+              >
+                {t('contacts.import.phoneChats')}
+              </Button>
+            </SpaceBetween>
+          </SpaceBetween>
+        </Container>
+      )}
       {step.kind === 'map' && (
         <Table
           variant="container"
@@ -234,15 +326,25 @@ export function ContactImportPage() {
               {t('contacts.import.mapping')}
             </Header>
           }
+          footer={
+            <SpaceBetween size="s">
+              <Checkbox
+                data-testid="validate-contacts"
+                checked={validate}
+                onChange={({ detail }) => setValidate(detail.checked)}
+              >
+                {t('contacts.import.validate')}
+              </Checkbox>
+              {validate && <FormField label={t('contacts.import.connection')}>{connectionSelect}</FormField>}
+            </SpaceBetween>
+          }
         />
       )}
       {running && (
         <Container header={<Header variant="h2">{running.fileName}</Header>}>
           <SpaceBetween size="m">
             {running.status === 'failed' ? (
-              <Alert type="error">
-                {running.error === 'ERR_INVALID_FILE' ? t('contacts.import.invalidFile') : t('contacts.import.failed')}
-              </Alert>
+              <Alert type="error">{t(failureKey(running.error))}</Alert>
             ) : (
               <ProgressBar
                 label={t('contacts.import.progress')}
@@ -250,13 +352,15 @@ export function ContactImportPage() {
                 status={running.status === 'done' ? 'success' : 'in-progress'}
                 resultText={t('contacts.import.success')}
                 additionalInfo={
-                  running.total === null
-                    ? t('contacts.import.counting')
-                    : t('contacts.import.processed', { processed: running.processed, total: running.total })
+                  running.source !== 'sheet' && running.status === 'uploaded'
+                    ? t('contacts.import.readingPhone')
+                    : running.total === null
+                      ? t('contacts.import.counting')
+                      : t('contacts.import.processed', { processed: running.processed, total: running.total })
                 }
               />
             )}
-            <ColumnLayout columns={3} variant="text-grid">
+            <ColumnLayout columns={running.invalid > 0 ? 4 : 3} variant="text-grid">
               <Box>
                 <Box variant="awsui-key-label">{t('contacts.import.created')}</Box>
                 <Box data-testid="import-created">{running.created}</Box>
@@ -269,6 +373,12 @@ export function ContactImportPage() {
                 <Box variant="awsui-key-label">{t('contacts.import.ignored')}</Box>
                 <Box data-testid="import-ignored">{running.ignored}</Box>
               </Box>
+              {running.invalid > 0 && (
+                <Box>
+                  <Box variant="awsui-key-label">{t('contacts.import.invalid')}</Box>
+                  <Box data-testid="import-invalid">{running.invalid}</Box>
+                </Box>
+              )}
             </ColumnLayout>
             {finished && (
               <SpaceBetween direction="horizontal" size="xs">

@@ -164,11 +164,12 @@ export function ContactsPage() {
             <ButtonDropdown
               items={[
                 { id: 'sheet', text: t('contacts.importSheet') },
+                { id: 'phone', text: t('contacts.importPhone') },
                 { id: 'xlsx', text: t('exports.contactsXlsx'), disabled: exporting.busy },
                 { id: 'csv', text: t('exports.contactsCsv'), disabled: exporting.busy },
               ]}
               onItemClick={({ detail }) => {
-                if (detail.id === 'sheet') void navigate('/contacts/import');
+                if (detail.id === 'sheet' || detail.id === 'phone') void navigate('/contacts/import');
                 if (detail.id === 'xlsx' || detail.id === 'csv') {
                   void exporting.start({ kind: 'contacts', format: detail.id });
                 }
