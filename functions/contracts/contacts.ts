@@ -102,9 +102,7 @@ export type ContactImportSource = 'sheet' | 'contacts' | 'chats';
  * POST /contacts/import {whatsappId} (the phone's address book) and POST /contacts/import/chats (the
  * people of its chats; decisions D148): without `whatsappId`, the company's default connection.
  */
-export const phoneImportBody = z
-  .object({ whatsappId: z.coerce.number().int().positive().optional() })
-  .default({});
+export const phoneImportBody = z.object({ whatsappId: z.coerce.number().int().positive().optional() }).default({});
 
 /**
  * POST /contactsImport (core §7): one row of the spec's browser-side import, `validateContact` as the text

@@ -35,4 +35,3 @@ export const announceContactImport = async (i: ContactImport): Promise<void> => 
     logger.warn('contact import event not sent', { companyId: i.companyId, importId: i.id, ...errorFields(err) });
   }
 };
-

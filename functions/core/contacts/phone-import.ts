@@ -92,7 +92,11 @@ export const importPhoneContacts = async (
 };
 
 /** The phone could not be read (no session that can, or it kept failing): the import fails with the reason. */
-export const failPhoneImport = async (companyId: number, request: PhoneContactsRequest, code: string): Promise<void> => {
+export const failPhoneImport = async (
+  companyId: number,
+  request: PhoneContactsRequest,
+  code: string,
+): Promise<void> => {
   const current = await getContactImport(companyId, request.importId);
   if (!current || current.status !== 'uploaded') return;
   try {
