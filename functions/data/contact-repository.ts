@@ -8,7 +8,7 @@ import {
 import type { ContactChannel } from '../contracts/contacts';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
-import { transactWrite } from './transactions';
+import { transactWrite, type TransactItem } from './transactions';
 import { nextId } from './counter-repository';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
@@ -614,10 +614,15 @@ export const updateContact = async (
  * it leaves the lists and the count, but the item stays, marked `deletedAt`, so its closed tickets and
  * messages keep their history and their contact's name. Conditional on the contact being as read.
  */
-export const deleteContact = async (current: Contact): Promise<void> => {
+export const deleteContact = async (
+  current: Contact,
+  /** More of the delete's own work (the contact's tag links and counts, D100), in the same transaction. */
+  extra: readonly TransactItem[] = [],
+): Promise<void> => {
   const { companyId, id } = current;
   await transactWrite(
     [
+      ...extra,
       ...current.identities.map((identity) => ({
         Delete: {
           Key: identityKeys(companyId, identity),

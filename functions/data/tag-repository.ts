@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { Conflict, NotFound } from '../shared/errors';
 import { db, tableName } from './client';
-import { transactWrite } from './transactions';
+import { transactWrite, type TransactItem } from './transactions';
 import { contactKeys, contactPartition, type Contact, type ContactChannel } from './contact-repository';
 import { nextId } from './counter-repository';
 import { createItem } from './create-items';
@@ -154,6 +154,33 @@ export const getTags = async (companyId: number, ids: readonly number[]): Promis
   }
   return found;
 };
+
+/**
+ * What deleting a contact or a ticket does to its tags (decisions D100): one count-down Update per tag of
+ * `tagIds` that still exists (a deleted tag's count is gone with it), conditional on it existing, for the
+ * delete's own transaction. A tag deleted between this read and the transaction fails the transaction
+ * (the caller's conflict), never writes a stub tag.
+ */
+export const tagCountDowns = async (
+  companyId: number,
+  tagIds: readonly number[],
+  field: 'contactCount' | 'ticketCount',
+): Promise<TransactItem[]> =>
+  (await getTags(companyId, tagIds)).map((tag) => ({
+    Update: {
+      Key: tagKeys(companyId, tag.id),
+      UpdateExpression: 'ADD #count :minus',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#count': field },
+      ExpressionAttributeValues: { ':minus': -1 },
+    },
+  }));
+
+/** A deleted contact's tag links and counts (decisions D100), for the delete's transaction. */
+export const contactUnlinkItems = async (contact: Contact): Promise<TransactItem[]> => [
+  ...(contact.tagIds ?? []).map((tagId) => ({ Delete: { Key: contactTagKeys(contact.companyId, contact.id, tagId) } })),
+  ...(await tagCountDowns(contact.companyId, contact.tagIds ?? [], 'contactCount')),
+];
 
 /** Every tag of the company (or only the kanban lanes), by id; at most `cap` (the picker's list). */
 export const listAllTags = async (companyId: number, kanbanOnly: boolean, cap = 1000): Promise<Tag[]> => {

@@ -13,6 +13,7 @@ import { db, tableName } from './client';
 import { transactWrite } from './transactions';
 import { consistentGet, consistentGetAhead, type ReadAhead } from './consistent-reads';
 import { contactPartition } from './contact-repository';
+import { tagCountDowns } from './tag-repository';
 import { nextId } from './counter-repository';
 import { mapDynamoErrors } from './errors';
 import { company, fnv1a, pad } from './keys';
@@ -725,8 +726,11 @@ export const closeTicket = async (
 export const deleteTicketItems = async (ticket: Ticket): Promise<void> => {
   const { companyId, id } = ticket;
   const stats = statsForDelete(companyId, await getTrackingItem(companyId, id));
+  // The tags count the ticket no more (D100); its link items go with the partition's purge.
+  const tagCounts = await tagCountDowns(companyId, ticket.tagIds ?? [], 'ticketCount');
   await transactWrite(
     [
+      ...tagCounts,
       {
         Delete: {
           Key: ticketKeys(companyId, id),

@@ -186,6 +186,41 @@ describe('tags administration', () => {
     expect(tags.body.tags).toEqual([]);
   });
 
+  it('a deleted contact or ticket leaves its tags: counted down, gone from the tag’s lists', async () => {
+    const tag = await createTag(t.company.id, {
+      name: `Saída ${randomUUID().slice(0, 4)}`,
+      color: '#00aa00',
+      kanban: 0,
+    });
+    const other = await createTag(t.company.id, {
+      name: `Outra ${randomUUID().slice(0, 4)}`,
+      color: '#0000aa',
+      kanban: 0,
+    });
+    const [staying, leaving] = [await contactOf(t, 'Fica Contato'), await contactOf(t, 'Sai Contato')];
+    for (const p of [staying, leaving]) {
+      expect((await api(t.adminToken).post('/tags/sync', { contactId: p.id, tags: [tag.id, other.id] })).status).toBe(
+        200,
+      );
+    }
+    const ticket = await ticketOf(t);
+    expect((await api(t.adminToken).put(`/ticket-tags/${ticket.id}/${tag.id}`)).status).toBe(200);
+    expect(await getTag(t.company.id, tag.id)).toMatchObject({ contactCount: 2, ticketCount: 1 });
+
+    expect((await api(t.adminToken).delete(`/contacts/${leaving.id}`)).status).toBe(200);
+    expect((await api(t.adminToken).delete(`/tickets/${ticket.id}`)).status).toBe(200);
+
+    expect(await getTag(t.company.id, tag.id)).toMatchObject({ contactCount: 1, ticketCount: 0 });
+    expect((await getTag(t.company.id, other.id))?.contactCount).toBe(1);
+    const list = await waitFor(
+      () => api(t.adminToken).get(`/tags/${tag.id}/contacts`),
+      (r) => r.body.contacts?.length === 1,
+      { what: 'the contacts of the tag without the deleted one' },
+    );
+    expect(list.body.contacts.map((c: { id: number }) => c.id)).toEqual([staying.id]);
+    expect(await contactIdsOfTag(t.company.id, tag.id, 10)).toEqual([staying.id]);
+  });
+
   it('pages the tag list by pageNumber and cursor', async () => {
     const c = await freshCompany();
     for (let i = 0; i < 23; i += 1)

@@ -28,7 +28,7 @@ import {
 } from '../../data/contact-repository';
 import { maskContactFor, shouldMaskNumbers } from '../privacy/number-mask';
 import { searchForm } from '../../data/keys';
-import { listContactsByTags, renameContactTagLinks } from '../../data/tag-repository';
+import { contactUnlinkItems, listContactsByTags, renameContactTagLinks } from '../../data/tag-repository';
 import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
@@ -355,7 +355,8 @@ export const deleteCompanyContact = async (auth: AuthContext, id: number): Promi
       },
     );
   }
-  await deleteContact(current);
+  // Its tag links go with it and the tags count it no more (D100).
+  await deleteContact(current, await contactUnlinkItems(current));
   await announce(auth.companyId, { action: 'delete', contactId: id });
 };
 
