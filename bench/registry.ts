@@ -1,8 +1,10 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
+import { contactImport } from './benchmarks/contact-import';
 import { dashboard } from './benchmarks/dashboard';
 import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
+import { kanbanBoard } from './benchmarks/kanban-board';
 import { listLatency } from './benchmarks/list-latency';
 import { messagePageLatency } from './benchmarks/message-page-latency';
 import { reportExport } from './benchmarks/report-export';
@@ -22,4 +24,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   dashboard,
   reportExport,
   governorPacing,
+  contactImport,
+  kanbanBoard,
 ];

@@ -41,7 +41,7 @@ export interface Tenant {
   token: string;
 }
 
-const batchWrite = async (items: Record<string, unknown>[]) => {
+export const batchWrite = async (items: Record<string, unknown>[]) => {
   for (let i = 0; i < items.length; i += 25) {
     let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0 && attempt < 10; attempt += 1) {
@@ -195,7 +195,7 @@ export const seedTickets = async (companyId: number, size: number) => {
   await batchWrite(items);
 };
 
-const timeRequests = async (url: string, token: string) => {
+export const timeRequests = async (url: string, token: string) => {
   const call = async () => {
     const started = performance.now();
     const res = await fetch(url, {
