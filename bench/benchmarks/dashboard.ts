@@ -21,11 +21,13 @@ import { markdownTable, ms, percentile } from '../stats';
  * for a small and a big company (decisions D108–D110). The dashboard reads only the day aggregates, so the
  * companies are seeded with aggregate items directly (30 days × company, 5 queues and 20 attendants) whose
  * counters add up to 1 000 and to 1 000 000 tickets — the items a real company of that size would have.
- * The report walks TRACKING items by creation time, so its companies get that many TICKET + TRACKING
- * items (1 000 and REPORT_BIG, written straight through BatchWrite; the seed is what limits the size).
+ * The report walks TRACKING items by creation time, so its companies get that many TRACKING items (1 000
+ * and 1 000 000, written straight through BatchWrite) and the TICKET items of the newest 1 000.
  */
 const DASHBOARD_SIZES = [1_000, 1_000_000] as const;
-const REPORT_SIZES = [1_000, 20_000] as const;
+const REPORT_SIZES = [1_000, 1_000_000] as const;
+/** The report's first page reads the newest tickets: TICKET items are written for this many only (every TRACKING item is). */
+const REPORT_TICKET_ITEMS = 1_000;
 const DAYS = 30;
 const QUEUES = 5;
 const USERS = 20;
@@ -137,16 +139,19 @@ const seedAggregates = async (companyId: number, tickets: number) => {
   await batchWrite(items);
 };
 
-/** `size` tickets created across the range: TICKET and TRACKING items as createTicket writes them. */
-export const seedTickets = async (companyId: number, size: number) => {
+/**
+ * `size` tickets created across the range: TICKET and TRACKING items as createTicket writes them — the TICKET
+ * items only for the newest `ticketItems` when given (what the report's first page reads of them).
+ */
+export const seedTickets = async (companyId: number, size: number, ticketItems = size) => {
   const start = Date.parse(`${FIRST_DAY}T03:00:00.000Z`);
   const span = DAYS * 86_400_000;
   const items: Record<string, unknown>[] = [];
   for (let id = 1; id <= size; id += 1) {
     const createdAt = new Date(start + Math.floor((id / size) * (span - 60_000))).toISOString();
     const pk = `${company(companyId)}#T#${pad(id)}`;
-    items.push(
-      {
+    if (id > size - ticketItems) {
+      items.push({
         pk,
         sk: 'TICKET',
         type: 'TICKET',
@@ -167,29 +172,29 @@ export const seedTickets = async (companyId: number, size: number) => {
         createdAt,
         updatedAt: createdAt,
         version: 3,
-      },
-      {
-        pk,
-        sk: 'TRACKING',
-        type: 'TRACKING',
-        gsi5pk: `${company(companyId)}#TCREATED`,
-        gsi5sk: `${createdAt}#${pad(id)}`,
-        companyId,
-        ticketId: id,
-        contactId: id,
-        whatsappId: 1,
-        queueId: (id % QUEUES) + 1,
-        userId: (id % USERS) + 1,
-        status: 'closed',
-        origin: 'passive',
-        isGroup: false,
-        createdAt,
-        startedAt: createdAt,
-        finishedAt: createdAt,
-        statsDay: createdAt.slice(0, 10),
-        statsHour: 0,
-      },
-    );
+      });
+    }
+    items.push({
+      pk,
+      sk: 'TRACKING',
+      type: 'TRACKING',
+      gsi5pk: `${company(companyId)}#TCREATED`,
+      gsi5sk: `${createdAt}#${pad(id)}`,
+      companyId,
+      ticketId: id,
+      contactId: id,
+      whatsappId: 1,
+      queueId: (id % QUEUES) + 1,
+      userId: (id % USERS) + 1,
+      status: 'closed',
+      origin: 'passive',
+      isGroup: false,
+      createdAt,
+      startedAt: createdAt,
+      finishedAt: createdAt,
+      statsDay: createdAt.slice(0, 10),
+      statsHour: 0,
+    });
     if (items.length >= 2_000) await batchWrite(items.splice(0));
   }
   await batchWrite(items);
@@ -221,7 +226,7 @@ export const dashboard: Benchmark = {
   name: 'dashboard',
   description:
     '`GET /api/dashboard` for a 30-day range at 1 000 vs 1 000 000 tickets (aggregates seeded directly) and the ' +
-    'tickets report’s first page (`GET /api/ticketreport/reports`, 10 rows) at 1 000 vs 20 000 seeded tickets.',
+    'tickets report’s first page (`GET /api/ticketreport/reports`, 10 rows) at 1 000 vs 1 000 000 seeded tickets.',
   goal: `p95 at the big size ÷ at the small size ≤ ${MAX_RATIO}, and p95 < ${P95_GOAL_MS} ms`,
   needsCloud: true,
   run: async (ctx) => {
@@ -250,7 +255,7 @@ export const dashboard: Benchmark = {
     for (const size of REPORT_SIZES) {
       ctx.log(`dashboard: seeding ${size} tickets for the report`);
       const t = await tenant(`report ${size}`);
-      await seedTickets(t.companyId, size);
+      await seedTickets(t.companyId, size, Math.min(size, REPORT_TICKET_ITEMS));
       const url = new URL('/api/ticketreport/reports', gatewayUrl);
       url.searchParams.set('dateFrom', FIRST_DAY);
       url.searchParams.set('dateTo', LAST_DAY);
@@ -283,7 +288,9 @@ export const dashboard: Benchmark = {
         'The dashboard reads 30 company-day items and the user-day items of the range (O(days × attendants)), ' +
         'never tickets, so the seed writes those aggregates directly with counters that add up to the size. ' +
         'The report’s first page reads about 11 TRACKING items of the creation index plus one BatchGet of ' +
-        'tickets and contacts; its total comes from the day aggregates. The 100 000-row export is measured by ' +
+        'tickets and contacts; its total comes from the day aggregates. The report companies get a TRACKING item ' +
+        'for every ticket (the index the page walks) but TICKET items only for the newest 1 000 (the page ' +
+        'BatchGets 10 of those), which keeps the 1 000 000 seed to minutes. The 100 000-row export is measured by ' +
         '`report-export` (decisions D128).',
     };
   },
