@@ -34,7 +34,9 @@ const CUSTOMERS = [
 /** A deterministic spread (no randomness: the demo is the same on every start). */
 const spread = (i: number, modulo: number) => (i * 7919) % modulo;
 
-export const seedDemoHistory = async (input: DemoHistoryInput): Promise<{ whatsappId: number }> => {
+export const seedDemoHistory = async (
+  input: DemoHistoryInput,
+): Promise<{ whatsappId: number; contacts: { id: number; name: string; number: string }[] }> => {
   const { companyId, queues, attendants } = input;
   const { connection } = await createConnection(companyId, {
     name: 'WhatsApp Demo',
@@ -106,5 +108,5 @@ export const seedDemoHistory = async (input: DemoHistoryInput): Promise<{ whatsa
       }
     }
   }
-  return { whatsappId };
+  return { whatsappId, contacts };
 };

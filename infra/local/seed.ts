@@ -5,6 +5,7 @@ import { createQueue } from '../../functions/data/queue-repository';
 import { nextId } from '../../functions/data/counter-repository';
 import type { ChatbotOption } from '../../functions/contracts/queues';
 import { createTag } from '../../functions/data/tag-repository';
+import { seedDemoAutomation } from './seed-automation';
 import { seedDemoHistory } from './seed-history';
 import { createUser } from '../../functions/data/user-repository';
 
@@ -154,7 +155,7 @@ export const seedDemoData = async (): Promise<SeedResult> => {
       }),
     ],
   });
-  await createUser(demo.id, {
+  const demoAdmin = await createUser(demo.id, {
     name: 'Administradora Demo',
     email: LOGINS[1]!.email,
     passwordHash,
@@ -191,10 +192,17 @@ export const seedDemoData = async (): Promise<SeedResult> => {
 
   // A simulator connection on both queues and two weeks of worked tickets: the dashboard, /reports and
   // /contacts have history (seed-history.ts).
-  await seedDemoHistory({
+  const history = await seedDemoHistory({
     companyId: demo.id,
     queues: { vendas: vendas.id, suporte: suporte.id },
     attendants: { vendas: ana.id, suporte: bruno.id },
+  });
+  // What acts on its own: a recurring scheduled message (seed-automation.ts).
+  await seedDemoAutomation({
+    companyId: demo.id,
+    whatsappId: history.whatsappId,
+    contact: history.contacts[0]!,
+    userId: demoAdmin.id,
   });
 
   return { seeded: true, logins: LOGINS };

@@ -45,4 +45,20 @@ describe('the demo company', () => {
     expect(report.status, JSON.stringify(report.body)).toBe(200);
     expect(report.body.totalTickets.total).toBeGreaterThanOrEqual(counters.supportFinished!);
   });
+
+  it('has a recurring scheduled message on the demo connection', async () => {
+    const admin = api(await login('admin@demo.zapdesk.local'));
+    const res = await admin.get('/schedules');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const schedules = res.body.schedules as { status: string; enviarQuantasVezes: number; contact: { name: string } }[];
+    expect(schedules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          status: 'PENDENTE',
+          enviarQuantasVezes: 6,
+          contact: expect.objectContaining({ name: 'Mariana Lopes' }),
+        }),
+      ]),
+    );
+  });
 });
