@@ -12,7 +12,10 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
+import { listConnections } from '@/api/connections';
 import { listContacts } from '@/api/contacts';
+import { listQueues } from '@/api/queues';
+import { listUserNames } from '@/api/users';
 import {
   createSchedule,
   deleteScheduleMedia,
@@ -22,6 +25,7 @@ import {
   type Schedule,
 } from '@/api/schedules';
 import { FormModal, type FormApi } from '@/components/form-modal/form-modal';
+import { useRequest } from '@/hooks/use-request';
 
 interface ScheduleValues {
   contactId: number | null;
@@ -34,6 +38,11 @@ interface ScheduleValues {
   tipoDias: string;
   openTicket: boolean;
   statusTicket: string;
+  /** The ticket the send opens: its attendant and queue ('' = none). */
+  ticketUserId: string;
+  queueId: string;
+  /** The connection it goes out on ('' = the company's default). */
+  whatsappId: string;
   assinar: boolean;
   file: File | null;
   removeMedia: boolean;
@@ -53,6 +62,9 @@ const scheduleSchema = z.object({
   tipoDias: z.string(),
   openTicket: z.boolean(),
   statusTicket: z.string(),
+  ticketUserId: z.string(),
+  queueId: z.string(),
+  whatsappId: z.string(),
   assinar: z.boolean(),
   file: z
     .custom<File | null>()
@@ -102,6 +114,9 @@ export function ScheduleDialog({
     tipoDias: String(record?.tipoDias ?? 4),
     openTicket: (record?.openTicket ?? 'disabled') === 'enabled',
     statusTicket: record?.statusTicket ?? 'closed',
+    ticketUserId: record?.ticketUserId ? String(record.ticketUserId) : '',
+    queueId: record?.queueId ? String(record.queueId) : '',
+    whatsappId: record?.whatsappId ? String(record.whatsappId) : '',
     assinar: record?.assinar ?? false,
     file: null,
     removeMedia: false,
@@ -124,6 +139,9 @@ export function ScheduleDialog({
           tipoDias: Number(v.tipoDias),
           openTicket: openTicket ? ('enabled' as const) : ('disabled' as const),
           statusTicket: v.statusTicket as 'open' | 'pending' | 'closed',
+          ticketUserId: openTicket && v.ticketUserId ? Number(v.ticketUserId) : null,
+          queueId: openTicket && v.queueId ? Number(v.queueId) : null,
+          whatsappId: v.whatsappId ? Number(v.whatsappId) : null,
           assinar: v.assinar,
         };
         let saved = record ? await updateSchedule(record.id, input) : await createSchedule(input);
@@ -192,6 +210,28 @@ function ScheduleFields({ form, record }: { form: FormApi<ScheduleValues>; recor
     );
   };
   const repeats = Number(v.enviarQuantasVezes) > 1;
+  // The connection, the ticket's queue and attendant (administration §3 Schedule): the company's lists.
+  const connections = useRequest((signal) => listConnections({ signal }), []);
+  const queues = useRequest((signal) => listQueues({ signal }), []);
+  const users = useRequest((signal) => listUserNames({ signal }), []);
+  const picker = (
+    field: 'whatsappId' | 'queueId' | 'ticketUserId',
+    noneLabel: string,
+    items: { id: number; name: string }[],
+    loading: boolean,
+    disabled = false,
+  ) => {
+    const options = [{ value: '', label: noneLabel }, ...items.map((i) => ({ value: String(i.id), label: i.name }))];
+    return (
+      <Select
+        selectedOption={options.find((o) => o.value === v[field]) ?? options[0]!}
+        options={options}
+        statusType={loading ? 'loading' : 'finished'}
+        disabled={disabled}
+        onChange={({ detail }) => form.set({ [field]: detail.selectedOption.value ?? '' })}
+      />
+    );
+  };
   return (
     <Form>
       <SpaceBetween size="m">
@@ -234,6 +274,34 @@ function ScheduleFields({ form, record }: { form: FormApi<ScheduleValues>; recor
           </FormField>
           <FormField label={t('scheduledMessages.dialog.assinar')}>
             <Toggle {...form.toggle('assinar')}>{t('scheduledMessages.dialog.assinarToggle')}</Toggle>
+          </FormField>
+        </ColumnLayout>
+        <ColumnLayout columns={3}>
+          <FormField label={t('scheduledMessages.dialog.whatsapp')}>
+            {picker(
+              'whatsappId',
+              t('scheduledMessages.dialog.whatsappDefault'),
+              connections.status === 'ready' ? connections.data.filter((c) => c.channel === 'whatsapp') : [],
+              connections.status === 'loading',
+            )}
+          </FormField>
+          <FormField label={t('scheduledMessages.dialog.queue')}>
+            {picker(
+              'queueId',
+              t('scheduledMessages.dialog.none'),
+              queues.status === 'ready' ? queues.data : [],
+              queues.status === 'loading',
+              !v.openTicket,
+            )}
+          </FormField>
+          <FormField label={t('scheduledMessages.dialog.ticketUser')}>
+            {picker(
+              'ticketUserId',
+              t('scheduledMessages.dialog.none'),
+              users.status === 'ready' ? users.data : [],
+              users.status === 'loading',
+              !v.openTicket,
+            )}
           </FormField>
         </ColumnLayout>
         <FormField

@@ -179,6 +179,48 @@ describe('schedules page', () => {
     await waitFor(() => expect(columnTexts(wrapper, CONTACT)).toContain('Carla'));
   });
 
+  it('sends on a chosen connection and opens the ticket in a chosen queue for a chosen attendant', async () => {
+    const api = schedulesApi({
+      'GET /whatsapp': () =>
+        json(200, [
+          { id: 3, name: 'Loja', channel: 'whatsapp', status: 'CONNECTED', isDefault: true },
+          { id: 4, name: 'Página', channel: 'facebook', status: 'CONNECTED', isDefault: false },
+        ]),
+      'GET /queue': () => json(200, [{ id: 2, name: 'Vendas', color: '#00aa00' }]),
+      'GET /users/list': () => json(200, [{ id: 8, name: 'Bruno Lima' }]),
+      'PUT /schedules/1': (req) => json(200, { ...SCHEDULES[0]!, ...(req.body as object) }),
+    });
+    const { wrapper } = await openPage(api);
+    click(wrapper, 'Editar agendamento de Marina');
+    const modal = await waitFor(() => openModal(wrapper));
+    const dialog = createWrapper(modal.getElement());
+    const selects = () => dialog.findAllSelects();
+    const [connection, queue, attendant] = [selects()[4]!, selects()[5]!, selects()[6]!];
+    expect(queue.isDisabled()).toBe(true);
+    act(() => connection.openDropdown());
+    expect(
+      connection
+        .findDropdown()
+        .findOptions()
+        .map((o) => o.getElement().textContent),
+    ).toEqual(['Conexão padrão', 'Loja']);
+    act(() => connection.selectOptionByValue('3'));
+    act(() => dialog.findAllToggles()[0]!.findNativeInput().click());
+    await waitFor(() => expect(selects()[5]!.isDisabled()).toBe(false));
+    act(() => queue.openDropdown());
+    act(() => queue.selectOptionByValue('2'));
+    act(() => attendant.openDropdown());
+    act(() => attendant.selectOptionByValue('8'));
+    click(modal, 'Salvar');
+    await waitFor(() => expect(api.sent('PUT')).toHaveLength(1));
+    expect(api.sent('PUT')[0]?.body).toMatchObject({
+      whatsappId: 3,
+      openTicket: 'enabled',
+      queueId: 2,
+      ticketUserId: 8,
+    });
+  });
+
   it('deletes from the calendar after confirming and follows company{id}-schedule events', async () => {
     const view = await openPage(
       schedulesApi({ 'DELETE /schedules/1': () => json(200, { message: 'Schedule deleted' }) }),
