@@ -1,4 +1,11 @@
-import type { CreateScheduleBody, SchedulePage, ScheduleView, UpdateScheduleBody } from '@contracts/schedules';
+import type {
+  CreateScheduleBody,
+  HolidayView,
+  HolidayYearView,
+  SchedulePage,
+  ScheduleView,
+  UpdateScheduleBody,
+} from '@contracts/schedules';
 import { api } from './transport';
 
 /**
@@ -70,3 +77,13 @@ export const deleteScheduleMedia = (id: number): Promise<Schedule> =>
 /** The contact a `?contactId=` link names (GET /contacts/{id}), for the add dialog. */
 export const getScheduleContact = (id: number, options: CallOptions = {}): Promise<{ id: number; name: string }> =>
   api().get<{ id: number; name: string }>(`/contacts/${encodeURIComponent(String(id))}`, options);
+
+export type { HolidayView, HolidayYearView } from '@contracts/schedules';
+
+/** GET /schedule-holidays?year=: the year's holidays (Brazil's national ones until the company saves its own). */
+export const getHolidays = (year: number, options: CallOptions = {}): Promise<HolidayYearView> =>
+  api().get<HolidayYearView>('/schedule-holidays', { ...options, query: { year: String(year) } });
+
+/** PUT /schedule-holidays (admins): the year's list, replacing the defaults for that year (decisions D120). */
+export const saveHolidays = (year: number, holidays: HolidayView[]): Promise<HolidayYearView> =>
+  api().put<HolidayYearView>('/schedule-holidays', { year, holidays });

@@ -113,7 +113,7 @@ describe('calendar arithmetic', () => {
   });
 });
 
-describe('schedules page', () => {
+describe('schedules page', { timeout: 60_000 }, () => {
   beforeEach(() => {
     FakeIntersectionObserver.instances = [];
     vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
@@ -219,6 +219,54 @@ describe('schedules page', () => {
       queueId: 2,
       ticketUserId: 8,
     });
+  });
+
+  it('the holidays of a year: defaults shown, an admin adds and removes one and saves the year', async () => {
+    const year = new Date().getFullYear();
+    const api = schedulesApi({
+      'GET /schedule-holidays': () =>
+        json(200, {
+          year,
+          source: 'default',
+          holidays: [
+            { date: `${year}-01-01`, name: 'Confraternização Universal' },
+            { date: `${year}-04-21`, name: 'Tiradentes' },
+          ],
+        }),
+      'PUT /schedule-holidays': (req) => json(200, { ...(req.body as object), source: 'company' }),
+    });
+    const { wrapper } = await openPage(api);
+    click(wrapper, 'Feriados');
+    const modal = await waitFor(() => openModal(wrapper));
+    const dialog = createWrapper(modal.getElement());
+    await waitFor(() => expect(dialog.findTable()?.findRows()).toHaveLength(2));
+    expect(buttonNamed(modal, 'Salvar').isDisabled()).toBe(true);
+
+    const [dateInput, nameInput] = dialog.findAllInputs();
+    act(() => dateInput!.setInputValue(`${year - 1}-12-25`));
+    act(() => nameInput!.setInputValue('Natal'));
+    click(modal, 'Adicionar');
+    expect(dialog.findAlert()?.getElement().textContent).toContain(`Escolha uma data de ${year}.`);
+    act(() => dateInput!.setInputValue(`${year}-03-19`));
+    act(() => nameInput!.setInputValue('São José'));
+    click(modal, 'Adicionar');
+    act(() => buttonNamed(modal, 'Remover Tiradentes').click());
+    expect(
+      dialog
+        .findTable()
+        ?.findRows()
+        .map((r) => r.getElement().textContent),
+    ).toEqual([`01/01/${year}Confraternização Universal`, `19/03/${year}São José`]);
+    click(modal, 'Salvar');
+    await waitFor(() => expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(1));
+    expect(api.requests.find((r) => r.method === 'PUT')?.body).toEqual({
+      year,
+      holidays: [
+        { date: `${year}-01-01`, name: 'Confraternização Universal' },
+        { date: `${year}-03-19`, name: 'São José' },
+      ],
+    });
+    await waitFor(() => expect(toastTexts(wrapper)).toContain('Feriados salvos com sucesso!'));
   });
 
   it('deletes from the calendar after confirming and follows company{id}-schedule events', async () => {

@@ -1,3 +1,4 @@
+import Button from '@cloudscape-design/components/button';
 import StatusIndicator from '@cloudscape-design/components/status-indicator';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import type { TableProps } from '@cloudscape-design/components/table';
@@ -9,7 +10,9 @@ import { ConfirmDeleteModal } from '@/components/confirm-modal';
 import { ListPage } from '@/components/list-page/list-page';
 import { channelChange, useLiveList } from '@/components/list-page/use-live-list';
 import { useCurrentUser } from '@/components/shell/shell-context';
+import { roleOf } from '@/permissions';
 import { companyChannel } from '@contracts/realtime';
+import { HolidaysDialog } from './holidays-dialog';
 import { ScheduleCalendar } from './schedule-calendar';
 import { ScheduleDialog } from './schedule-dialog';
 
@@ -37,6 +40,7 @@ export function SchedulesPage() {
   const [params, setParams] = useSearchParams();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
+  const [holidaysOpen, setHolidaysOpen] = useState(false);
   const list = useLiveList({
     fetchPage: async (query, options) => {
       const page = await listSchedules(query, options);
@@ -108,6 +112,10 @@ export function SchedulesPage() {
         editDisabled={locked}
         endTestId="schedules-list-end"
       />
+      <Button iconName="calendar" onClick={() => setHolidaysOpen(true)}>
+        {t('scheduledMessages.holidays.open')}
+      </Button>
+      {holidaysOpen && <HolidaysDialog editable={roleOf(user) === 'admin'} onDismiss={() => setHolidaysOpen(false)} />}
       <ScheduleCalendar
         channel={channel}
         onEdit={(s) => setDialog({ record: s })}
