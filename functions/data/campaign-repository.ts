@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../contracts/campaigns';
 import { Conflict, NotFound } from '../shared/errors';
+import { BUSY, withRetry } from '../shared/retry';
 import { batchWriteAll } from './batch-write';
 import { db, tableName } from './client';
 import { contactPartition } from './contact-repository';
@@ -390,9 +391,11 @@ const updateParts = (companyId: number, id: number, change: Change) => {
 /** One conditional update of the campaign; `false` when its condition failed (or it is gone). */
 export const updateCampaign = async (companyId: number, id: number, change: Change): Promise<boolean> => {
   try {
-    await mapDynamoErrors(
-      () => db().send(new UpdateCommand({ TableName: tableName(), ...updateParts(companyId, id, change) })),
-      changedMeanwhile,
+    await withRetry(HOT_ITEM, () =>
+      mapDynamoErrors(
+        () => db().send(new UpdateCommand({ TableName: tableName(), ...updateParts(companyId, id, change) })),
+        changedMeanwhile,
+      ),
     );
     return true;
   } catch (err) {
@@ -564,10 +567,17 @@ export const shipmentUpdateItem = (
   };
 };
 
+/**
+ * The campaign item is hot while it sends: every shipment's final transaction moves its counters, so
+ * transactions on it meet (TransactionConflict, a ServiceUnavailable) and are retried here with jittered
+ * pauses rather than failing the send back to the queue (whose redelivery waits the visibility timeout).
+ */
+const HOT_ITEM = { ...BUSY, attempts: 40, pauseMs: (attempt: number) => 10 * Math.min(attempt, 10) };
+
 /** Runs a transaction; `false` when a condition failed (another run did it first). */
 export const transactOrLose = async (items: TransactItem[]): Promise<boolean> => {
   try {
-    await transactWrite(items);
+    await withRetry(HOT_ITEM, () => transactWrite(items));
     return true;
   } catch (err) {
     if (err instanceof Conflict) return false;

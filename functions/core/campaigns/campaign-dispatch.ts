@@ -326,8 +326,18 @@ const dispatch = async (c: Campaign, seq: number, now: Date): Promise<WaveOutcom
   let cursor = c.sendCursor;
   let deferredUntil: number | null = null;
   let end = false;
-  const sends: { number: string; delay: number }[] = [];
-  while (sends.length < WAVE_SIZE && deferredUntil === null) {
+  let handed = 0;
+  // Sends go on the queue ten at a time as their slots are taken, so they start while the wave goes on;
+  // the cursor moves only after (a crash re-queues some sends, which their claims keep single).
+  let batch: { number: string; delay: number }[] = [];
+  const flush = async () => {
+    const out = batch;
+    batch = [];
+    await Promise.all(
+      out.map((s) => queue({ kind: 'send', companyId: c.companyId, campaignId: c.id, number: s.number }, s.delay)),
+    );
+  };
+  while (handed < WAVE_SIZE && deferredUntil === null) {
     const page = await listWaitingShipments(c.companyId, c.id, cursor, Math.min(100, WAVE_SIZE), stale);
     let stoppedAt: string | null = null;
     for (const s of page.items) {
@@ -341,11 +351,13 @@ const dispatch = async (c: Campaign, seq: number, now: Date): Promise<WaveOutcom
         deferredUntil = slot.deferredUntil.getTime();
         break;
       }
-      sends.push({ number: s.number, delay: secondsUntil(slot.at.getTime(), Date.now()) });
+      batch.push({ number: s.number, delay: secondsUntil(slot.at.getTime(), Date.now()) });
+      if (batch.length >= 10) await flush();
+      handed += 1;
       stoppedAt = `SHIP#${s.number}`;
-      if (sends.length >= WAVE_SIZE) break;
+      if (handed >= WAVE_SIZE) break;
     }
-    if (deferredUntil !== null || sends.length >= WAVE_SIZE) {
+    if (deferredUntil !== null || handed >= WAVE_SIZE) {
       cursor = stoppedAt ?? cursor;
       break;
     }
@@ -355,15 +367,7 @@ const dispatch = async (c: Campaign, seq: number, now: Date): Promise<WaveOutcom
       break;
     }
   }
-  // Queue first, then move the cursor: a crash between the two queues some sends twice (their claims
-  // keep them single), never none.
-  for (let i = 0; i < sends.length; i += 10) {
-    await Promise.all(
-      sends
-        .slice(i, i + 10)
-        .map((s) => queue({ kind: 'send', companyId: c.companyId, campaignId: c.id, number: s.number }, s.delay)),
-    );
-  }
+  await flush();
   const nowMs = Date.now();
   const nextDue = end ? null : (deferredUntil ?? nowMs);
   const guard = waveGuard(seq);
@@ -564,10 +568,16 @@ const closeCarrier = async (ticket: Ticket, contact: Contact): Promise<void> => 
 
 const campaignExists = { condition: 'attribute_exists(pk)' };
 
-/** A progress event now and then (every PROGRESS_EVERY shipments done, and the last). */
+/**
+ * After a shipment's counters moved: FINALIZADA when that was the last one (tried only then, so the hot
+ * campaign item is not written once per send), else a progress event now and then (every PROGRESS_EVERY).
+ */
 const progress = async (companyId: number, id: number): Promise<void> => {
   const c = await getCampaign(companyId, id);
   if (!c) return;
+  if (c.status === 'EM_ANDAMENTO' && c.phase === 'sent' && c.done >= c.validContacts) {
+    if (await finishIfDone(companyId, id)) return;
+  }
   if (c.done % PROGRESS_EVERY === 0 || c.done >= c.validContacts) {
     await announceCampaign(companyId, 'update', c);
   }
@@ -595,7 +605,6 @@ export const sendShipment = async (
       campaignUpdateItem(companyId, campaignId, { add: { done: 1, failed: 1 }, ...campaignExists }),
     ]);
     if (!ok) return 'duplicate';
-    await finishIfDone(companyId, campaignId);
     await progress(companyId, campaignId);
     return 'failed';
   };
@@ -650,7 +659,6 @@ export const sendShipment = async (
     }),
   ]);
   if (!ok) return 'duplicate';
-  await finishIfDone(companyId, campaignId);
   await progress(companyId, campaignId);
   return asking ? 'requested' : 'delivered';
 };

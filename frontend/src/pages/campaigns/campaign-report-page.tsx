@@ -25,7 +25,7 @@ export const RELOAD_AFTER_FINISH_MS = 5000;
 
 function Card({ label, value }: { label: string; value: string | number }) {
   return (
-    <div>
+    <div role="group" aria-label={label}>
       <Box variant="awsui-key-label">{label}</Box>
       <Box variant="h2" tagOverride="p">
         {value}
