@@ -1,5 +1,6 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
+import { campaignThroughput } from './benchmarks/campaign-throughput';
 import { dashboard } from './benchmarks/dashboard';
 import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
@@ -22,4 +23,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   dashboard,
   reportExport,
   governorPacing,
+  campaignThroughput,
 ];
