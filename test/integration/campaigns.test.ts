@@ -373,6 +373,15 @@ describe('sending', { timeout: 420_000 }, () => {
     expect(await sendShipment(c.company.id, id, waiting[0]!)).toBe('stopped');
     expect((await getShipment(c.company.id, id, waiting[0]!))?.status).toBe('PENDING');
 
+    // A cancelled campaign may be edited (administration §4), but its audience is fixed once it started.
+    const renamed = await api(c.adminToken).put(`/campaigns/${id}`, { name: `Lenta ${tag} 2` });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.status).toBe('CANCELADA');
+    const otherList = await listWith(c, []);
+    const moved = await api(c.adminToken).put(`/campaigns/${id}`, { contactListId: otherList.id });
+    expect(moved.status).toBe(400);
+    expect(moved.body.fields.map((f: { field: string }) => f.field)).toContain('body.contactListId');
+
     const restarted = await api(c.adminToken).post(`/campaigns/${id}/restart`);
     expect(restarted.status, JSON.stringify(restarted.body)).toBe(200);
     expect(restarted.body.status).toBe('EM_ANDAMENTO');

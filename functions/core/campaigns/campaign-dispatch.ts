@@ -46,7 +46,7 @@ import {
 import { errorFields, logger } from '../../shared/logger';
 import { announceContact } from '../contacts/contact-service';
 import { readCampaignSettings } from '../outbound/campaign-settings';
-import { reserveSendSlot, waitForSlot } from '../outbound/send-governor';
+import { prepareSlots, reserveSendSlot, waitForSlot } from '../outbound/send-governor';
 import { whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { postBotMessage } from '../tickets/ticket-texts';
@@ -87,6 +87,11 @@ export const SEND_LEASE_MS = 90_000;
 /** Sends handed out per wave at most (and the 15 minutes of governor slots SQS delays can hold). */
 export const WAVE_SIZE = 250;
 export const MAX_DELAY_S = 900;
+/**
+ * How long a wave hands out at most before it ends and queues the next one: far below the consumer's
+ * timeout (100 s) and the wave's lease, however slow the table is that moment.
+ */
+export const WAVE_BUDGET_MS = 20_000;
 /** Audience members copied into shipments per wave run at most (the next run continues). */
 export const MATERIALIZE_PER_RUN = 1_000;
 const PAGE = 99;
@@ -337,15 +342,24 @@ const dispatch = async (c: Campaign, seq: number, now: Date): Promise<WaveOutcom
       out.map((s) => queue({ kind: 'send', companyId: c.companyId, campaignId: c.id, number: s.number }, s.delay)),
     );
   };
-  while (handed < WAVE_SIZE && deferredUntil === null) {
+  // The rules and the connection's state once per wave; the wave's time budget keeps them fresh enough.
+  const prepared = await prepareSlots(c.companyId, c.whatsappId, 'campaign');
+  const budgetEnds = Date.now() + WAVE_BUDGET_MS;
+  while (handed < WAVE_SIZE && deferredUntil === null && Date.now() < budgetEnds) {
     const page = await listWaitingShipments(c.companyId, c.id, cursor, Math.min(100, WAVE_SIZE), stale);
     let stoppedAt: string | null = null;
+    let outOfTime = false;
     for (const s of page.items) {
+      if (Date.now() >= budgetEnds) {
+        outOfTime = true;
+        break;
+      }
       const slot = await reserveSendSlot({
         companyId: c.companyId,
         whatsappId: c.whatsappId,
         kind: 'campaign',
         maxWaitMs: MAX_DELAY_S * 1000 - 5_000,
+        prepared,
       });
       if ('deferredUntil' in slot) {
         deferredUntil = slot.deferredUntil.getTime();
@@ -357,7 +371,7 @@ const dispatch = async (c: Campaign, seq: number, now: Date): Promise<WaveOutcom
       stoppedAt = `SHIP#${s.number}`;
       if (handed >= WAVE_SIZE) break;
     }
-    if (deferredUntil !== null || handed >= WAVE_SIZE) {
+    if (deferredUntil !== null || handed >= WAVE_SIZE || outOfTime) {
       cursor = stoppedAt ?? cursor;
       break;
     }

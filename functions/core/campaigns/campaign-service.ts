@@ -159,6 +159,12 @@ const shape = async (auth: AuthContext, base: Campaign | null, input: CampaignIn
   } else if (tagListId !== null && !(await getTag(companyId, tagListId))) {
     fields.push({ field: 'body.tagListId', reason: 'no such tag' });
   }
+  // Once shipments exist the audience is fixed (restart continues it; a new audience is a new campaign).
+  const started =
+    base !== null && (base.validContacts > 0 || base.audienceCursor !== null || base.phase !== 'materialize');
+  if (started && (contactListId !== base.contactListId || tagListId !== base.tagListId)) {
+    fields.push({ field: 'body.contactListId', reason: 'the audience cannot change once the campaign has started' });
+  }
   const openTicket = pick('openTicket', 'disabled');
   // Administration §5: user and queue are disabled when openTicket is; a queue is required with a user.
   const userId = openTicket === 'enabled' ? pick('userId', null) : null;
@@ -261,14 +267,6 @@ export const updateCompanyCampaign = async (
   const current = await findCampaign(auth, id);
   if (!isEditable(current, now)) throw notEditable();
   const next = await shape(auth, current, input, now);
-  // An audience change before anything was made from it starts the audience over.
-  if (
-    current.validContacts === 0 &&
-    (next.contactListId !== current.contactListId || next.tagListId !== current.tagListId)
-  ) {
-    next.phase = 'materialize';
-    next.audienceCursor = null;
-  }
   if (next.status === 'CANCELADA') next.dueAt = null;
   try {
     await saveCampaignAsRead(current, next);
