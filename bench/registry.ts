@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark';
 import { bundleSize } from './benchmarks/bundle-size';
 import { contactImport } from './benchmarks/contact-import';
+import { campaignThroughput } from './benchmarks/campaign-throughput';
 import { dashboard } from './benchmarks/dashboard';
 import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   governorPacing,
   contactImport,
   kanbanBoard,
+  campaignThroughput,
 ];

@@ -26,6 +26,7 @@ export const AREAS = [
   'dashboard',
   'exports',
   'schedules',
+  'campaigns',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -498,6 +499,89 @@ export const ROUTES: readonly RouteDef[] = [
     handler: 'update-company-schedules',
     auth: 'admin',
   },
+  // Campaigns (administration §2 Campaigns, §7; decisions D133–D136): admin screens (the profile user sees
+  // no access, §6) of the campaigns plan flag; the report's call is ours (D134).
+  {
+    method: 'GET',
+    path: '/campaigns',
+    area: 'campaigns',
+    handler: 'list-campaigns',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/campaigns/{id}',
+    area: 'campaigns',
+    handler: 'get-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/campaigns/{id}/report',
+    area: 'campaigns',
+    handler: 'get-campaign-report',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/campaigns',
+    area: 'campaigns',
+    handler: 'create-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'PUT',
+    path: '/campaigns/{id}',
+    area: 'campaigns',
+    handler: 'update-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/campaigns/{id}',
+    area: 'campaigns',
+    handler: 'delete-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/campaigns/{id}/cancel',
+    area: 'campaigns',
+    handler: 'cancel-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/campaigns/{id}/restart',
+    area: 'campaigns',
+    handler: 'restart-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/campaigns/{id}/media-upload',
+    area: 'campaigns',
+    handler: 'upload-campaign-media',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/campaigns/{id}/media-upload',
+    area: 'campaigns',
+    handler: 'delete-campaign-media',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
+
   // Campaign settings (administration §7 "GET and POST /campaign-settings"; decisions D117): the pacing,
   // hours and daily limit the send governor applies to every automatic send.
   {

@@ -31,9 +31,6 @@ function RootLayout() {
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
   { path: 'helps', titleKey: 'menu.helps' },
-  { path: 'campaigns', titleKey: 'menu.campaignsList' },
-  { path: 'campaigns-config', titleKey: 'menu.campaignsConfig' },
-  { path: 'campaign/:campaignId/report', titleKey: 'menu.campaignReport' },
   { path: 'phrase-lists', titleKey: 'menu.phraseLists' },
   { path: 'flowbuilders', titleKey: 'menu.flowbuilders' },
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
@@ -188,6 +185,22 @@ export const routes: RouteObject[] = [
             path: 'contact-lists/:contactListId/contacts',
             lazy: async () => ({
               Component: (await import('./pages/contact-lists/contact-list-items-page')).ContactListItemsPage,
+            }),
+          },
+          {
+            path: 'campaigns',
+            lazy: async () => ({ Component: (await import('./pages/campaigns/campaigns-page')).CampaignsPage }),
+          },
+          {
+            path: 'campaigns-config',
+            lazy: async () => ({
+              Component: (await import('./pages/campaigns/campaigns-config-page')).CampaignsConfigPage,
+            }),
+          },
+          {
+            path: 'campaign/:campaignId/report',
+            lazy: async () => ({
+              Component: (await import('./pages/campaigns/campaign-report-page')).CampaignReportPage,
             }),
           },
           {

@@ -39,6 +39,11 @@ export const COMPANY_CHANNELS = {
    * delete; on the wire `company{id}-schedule`, the spec's own name (administration §7).
    */
   schedule: ['create', 'update', 'delete'],
+  /**
+   * Campaigns (decisions D133): `record` (a CampaignView, with its progress counters) on create and update —
+   * also as the campaign's sends progress — and `campaignId` on delete.
+   */
+  campaign: ['create', 'update', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

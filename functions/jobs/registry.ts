@@ -50,6 +50,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   },
   // A scheduled message's due occurrence: claimed, paced by the send governor, sent once (D118).
   { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
+  // A campaign's waves and its shipments' sends, each claimed and made once (D133).
+  { queue: 'campaign', entry: 'functions/jobs/campaign/handler.ts', batchSize: 10, timeoutSeconds: 100 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -81,5 +83,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 1,
     timeoutSeconds: 60,
     description: 'Scheduled messages that came due (D118): onto the schedule queue; catches up after an outage',
+  },
+  {
+    name: 'campaigns',
+    entry: 'functions/jobs/ticks/campaigns.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Campaigns whose next wave is due (D133): onto the campaign queue; catches up after an outage',
   },
 ];

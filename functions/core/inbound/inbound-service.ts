@@ -33,7 +33,7 @@ import {
 } from '../../data/ticket-repository';
 import type { Queue } from '../../data/queue-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
-import { logger } from '../../shared/logger';
+import { errorFields, logger } from '../../shared/logger';
 import { enqueueOutbound, whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishForTicket, publishTicketChange, ticketViewOf } from '../tickets/ticket-events';
 import { toContactView, toMessageView } from '../tickets/ticket-views';
@@ -56,6 +56,7 @@ import { companyTimeZone, routingSettings, type RoutingSettings } from '../setti
 import { fileListForSending } from '../files/file-list-service';
 import { decideConsent, DEFAULT_CONSENT_TEXTS, type ConsentDecision } from './consent';
 import { chooseAttendant, landsInQueue, queuePosition, queuePositionMessage, type LandingState } from './landing';
+import { recordCampaignRead, recordCampaignReply } from '../campaigns/campaign-dispatch';
 import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
 
 /**
@@ -502,6 +503,10 @@ const answerAutomatically = async (
   trigger: StoredMessage,
 ): Promise<boolean> => {
   if (event.fromMe || event.chat.isGroup) return false; // nothing to decide: skip the reads
+  // A reply to a campaign (or its confirmation) counts once for it (decisions D134).
+  await recordCampaignReply(read.companyId, readContact.id).catch((err: unknown) =>
+    logger.warn('campaign reply not recorded', { companyId: read.companyId, ...errorFields(err) }),
+  );
   if (read.status === 'nps') {
     // The contact answers the rating question (D46). Only the ticket's latest message counts, so a
     // redelivery after the answer was handled (or asked again) changes nothing.
@@ -975,6 +980,12 @@ const handleChange = async (
         ? await applyDelete(companyId, ref)
         : await raiseAck(companyId, ref, event.ack);
   if (!updated) return 'unchanged';
+  // A campaign message read on the phone counts once for its variant (decisions D134).
+  if (event.kind === 'ack' && event.ack >= 3 && updated.automatic === 'chatBot') {
+    await recordCampaignRead(companyId, updated.contactId, event.providerMessageId).catch((err: unknown) =>
+      logger.warn('campaign read not recorded', { companyId, ...errorFields(err) }),
+    );
+  }
   const ticket = await getTicket(companyId, ref.ticketId);
   if (!ticket) return 'updated';
   if (event.kind === 'edit' && ticket.lastMsgSk === messageSortKey(ref.ulid)) {

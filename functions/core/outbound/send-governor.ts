@@ -39,6 +39,16 @@ export interface SlotRequest {
   now?: Date;
   /** Longest wait the caller can hold a slot for (its own delay); beyond it the answer is deferred. */
   maxWaitMs?: number;
+  /**
+   * The rules and the connection's state, read once by a caller that takes many slots in a row (a campaign
+   * wave, decisions D133) instead of once per slot; `prepareSlots` makes it.
+   */
+  prepared?: PreparedSlots;
+}
+
+export interface PreparedSlots {
+  rules: GovernorRules;
+  connected: boolean;
 }
 
 export type SlotAnswer = { at: Date } | { deferredUntil: Date; reason: DeferReason };
@@ -136,15 +146,21 @@ export const governorRules = async (companyId: number, kind: SendKind): Promise<
   return { settings, timeZone, officeHours: OFFICE_HOURS_KINDS.has(kind) };
 };
 
+/** The rules and the connection's state for a run of `reserveSendSlot` calls (`prepared`). */
+export const prepareSlots = async (companyId: number, whatsappId: number, kind: SendKind): Promise<PreparedSlots> => {
+  const [connection, rules] = await Promise.all([getConnection(companyId, whatsappId), governorRules(companyId, kind)]);
+  return { rules, connected: connection?.status === 'CONNECTED' };
+};
+
 export const reserveSendSlot = async (request: SlotRequest): Promise<SlotAnswer> => {
   const { companyId, whatsappId, kind } = request;
   const maxWaitMs = request.maxWaitMs ?? 60_000;
-  const connection = await getConnection(companyId, whatsappId);
+  const prepared = request.prepared ?? (await prepareSlots(companyId, whatsappId, kind));
   const nowMs = (request.now ?? new Date()).getTime();
-  if (!connection || connection.status !== 'CONNECTED') {
+  if (!prepared.connected) {
     return { deferredUntil: new Date(nowMs + PAUSE_RETRY_MS), reason: 'disconnected' };
   }
-  const rules = await governorRules(companyId, kind);
+  const { rules } = prepared;
   return withRetry({ ...CHANGED_OR_BUSY, attempts: 50 }, async () => {
     const state = await getGovernorState(companyId, whatsappId);
     const now = request.now ? nowMs : Date.now();

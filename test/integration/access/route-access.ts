@@ -28,6 +28,7 @@ import { wallKey, wallOf } from '../../../functions/core/outbound/zoned-time';
 import { putContactImport } from '../../../functions/data/contact-import-repository';
 import { putExport } from '../../../functions/data/export-repository';
 import { createContactList, createContactListItem } from '../../../functions/data/contact-list-repository';
+import { createCampaign, newCampaignId, type Campaign } from '../../../functions/data/campaign-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -304,6 +305,77 @@ const byContactListItem = (
   },
   missing: () => request(999_999_999),
 });
+/** A campaign made directly in storage, in `status`, to an empty list on a new connection (nothing to send). */
+const someCampaign = async (companyId: number, status: Campaign['status'] = 'INATIVA') => {
+  const [list, connection] = await Promise.all([someContactList(companyId), someConnection(companyId)]);
+  const stamp = new Date().toISOString();
+  const campaign: Campaign = {
+    id: await newCampaignId(companyId),
+    companyId,
+    name: uniqueName('Campanha'),
+    message1: 'Olá {nome}',
+    message2: '',
+    message3: '',
+    message4: '',
+    message5: '',
+    confirmationMessage1: '',
+    confirmationMessage2: '',
+    confirmationMessage3: '',
+    confirmationMessage4: '',
+    confirmationMessage5: '',
+    status,
+    confirmation: false,
+    scheduledAt: null,
+    completedAt: null,
+    contactListId: list.id,
+    tagListId: null,
+    whatsappId: connection.id,
+    userId: null,
+    queueId: null,
+    statusTicket: 'pending',
+    openTicket: 'disabled',
+    mediaKey: null,
+    mediaName: null,
+    mediaType: null,
+    mediaSize: null,
+    lastError: null,
+    phase: 'materialize',
+    audienceCursor: null,
+    sendCursor: null,
+    waveSeq: 0,
+    dueAt: null,
+    validContacts: 0,
+    done: 0,
+    delivered: 0,
+    failed: 0,
+    confirmationRequested: 0,
+    confirmed: 0,
+    read: 0,
+    replied: 0,
+    variantCounts: {},
+    createdAt: stamp,
+    updatedAt: stamp,
+  };
+  await createCampaign(campaign);
+  return campaign;
+};
+const byCampaign = (
+  request: (id: number) => RouteRequest,
+  status: Campaign['status'] = 'INATIVA',
+): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someCampaign(caller.companyId, status)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'campaign', 1000);
+    return request((await someCampaign(owner.company.id, status)).id);
+  },
+  missing: () => request(999_999_999),
+});
+const campaignMediaForm = () => {
+  const form = new FormData();
+  form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'oferta.png');
+  return form;
+};
+
 /** A one-row csv in the spec's upload form (`file`). */
 const contactListForm = () => {
   const form = new FormData();
@@ -972,6 +1044,43 @@ export const ACCESS: Record<string, AccessRow> = {
       path: '/schedule-holidays',
       body: { year: 2031, holidays: [{ date: '2031-06-24', name: 'São João' }] },
     }),
+  },
+  'GET /campaigns': { allow: admins, request: async () => ({ path: '/campaigns' }) },
+  'GET /campaigns/{id}': { allow: admins, ...byCampaign((id) => ({ path: `/campaigns/${id}` })) },
+  'GET /campaigns/{id}/report': { allow: admins, ...byCampaign((id) => ({ path: `/campaigns/${id}/report` })) },
+  'POST /campaigns': {
+    allow: admins,
+    request: async (caller) => {
+      const [list, connection] = await Promise.all([
+        someContactList(caller.companyId),
+        someConnection(caller.companyId),
+      ]);
+      return {
+        path: '/campaigns',
+        body: { name: uniqueName('Campanha'), message1: 'Olá', contactListId: list.id, whatsappId: connection.id },
+      };
+    },
+  },
+  'PUT /campaigns/{id}': {
+    allow: admins,
+    ...byCampaign((id) => ({ path: `/campaigns/${id}`, body: { name: uniqueName('Campanha') } })),
+  },
+  'DELETE /campaigns/{id}': { allow: admins, ...byCampaign((id) => ({ path: `/campaigns/${id}` })) },
+  'POST /campaigns/{id}/cancel': {
+    allow: admins,
+    ...byCampaign((id) => ({ path: `/campaigns/${id}/cancel` }), 'EM_ANDAMENTO'),
+  },
+  'POST /campaigns/{id}/restart': {
+    allow: admins,
+    ...byCampaign((id) => ({ path: `/campaigns/${id}/restart` }), 'CANCELADA'),
+  },
+  'POST /campaigns/{id}/media-upload': {
+    allow: admins,
+    ...byCampaign((id) => ({ path: `/campaigns/${id}/media-upload`, body: campaignMediaForm() })),
+  },
+  'DELETE /campaigns/{id}/media-upload': {
+    allow: admins,
+    ...byCampaign((id) => ({ path: `/campaigns/${id}/media-upload` })),
   },
   'GET /campaign-settings': { allow: admins, request: async () => ({ path: '/campaign-settings' }) },
   'POST /campaign-settings': {
