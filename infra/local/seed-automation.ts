@@ -1,17 +1,24 @@
 import { addDays, instantOf, wallKey, wallOf, weekdayOf } from '../../functions/core/outbound/zoned-time';
+import { createCompanyCampaign } from '../../functions/core/campaigns/campaign-service';
+import { createContactList, createContactListItem } from '../../functions/data/contact-list-repository';
 import { createSchedule, newScheduleId } from '../../functions/data/schedule-repository';
+import type { AuthContext } from '../../functions/shared/auth-context';
 
 /**
- * The demo company's automatic sends (README "Demo data"): what `/schedules` shows on first start — a
- * monthly reminder to one of the demo's customers on the "WhatsApp Demo" connection, the first at 09:00
- * São Paulo time on the next weekday, six times, moved to the business day before when it falls on a
- * weekend or holiday (tipoDias 5; decisions D118–D120). Written through the product's repository, as the
- * service would.
+ * The demo company's automatic sends (README "Demo data"), so `/schedules`, `/contact-lists` and
+ * `/campaigns` show something on first start:
+ * - a monthly reminder to one of the demo's customers on the "WhatsApp Demo" connection, the first at 09:00
+ *   São Paulo time on the next weekday, six times, moved to the business day before when it falls on a
+ *   weekend or holiday (tipoDias 5; decisions D118–D120);
+ * - a contact list of four customers and a campaign to it with two message variants, not started
+ *   (INATIVA: it goes out when someone schedules it; decisions D133–D136).
  */
 export interface DemoAutomationInput {
   companyId: number;
   whatsappId: number;
   contact: { id: number; name: string; number: string };
+  /** Customers for the campaign's contact list. */
+  customers: readonly { name: string; number: string }[];
   /** Who scheduled it: the demo admin. */
   userId: number;
 }
@@ -65,5 +72,27 @@ export const seedDemoAutomation = async (input: DemoAutomationInput): Promise<vo
     claimToken: null,
     createdAt: stamp,
     updatedAt: stamp,
+  });
+
+  const list = await createContactList(input.companyId, 'Clientes da demonstração');
+  for (const c of input.customers.slice(0, 4)) {
+    await createContactListItem(input.companyId, { contactListId: list.id, name: c.name, number: c.number, email: '' });
+  }
+  const admin: AuthContext = {
+    companyId: input.companyId,
+    userId: input.userId,
+    profile: 'admin',
+    super: false,
+    userFlags: {},
+    planFlags: { useCampaigns: true },
+  };
+  await createCompanyCampaign(admin, {
+    name: 'Promoção de fim de ano',
+    message1: 'Olá {nome}! Nossa promoção de fim de ano começou: 20% em toda a loja até sexta.',
+    message2: 'Oi {nome}, tudo bem? Separamos 20% de desconto para você até sexta. Quer ver as novidades?',
+    contactListId: list.id,
+    whatsappId: input.whatsappId,
+    openTicket: 'disabled',
+    statusTicket: 'closed',
   });
 };

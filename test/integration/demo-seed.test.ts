@@ -61,4 +61,21 @@ describe('the demo company', () => {
       ]),
     );
   });
+
+  it('has a contact list and a campaign to it, not started', async () => {
+    const admin = api(await login('admin@demo.zapdesk.local'));
+    const lists = await admin.get('/contact-lists');
+    expect(lists.status, JSON.stringify(lists.body)).toBe(200);
+    const list = (lists.body.records as { id: number; name: string; contactsCount: number }[]).find(
+      (l) => l.name === 'Clientes da demonstração',
+    );
+    expect(list?.contactsCount).toBe(4);
+    const campaigns = await admin.get('/campaigns');
+    expect(campaigns.status, JSON.stringify(campaigns.body)).toBe(200);
+    expect(campaigns.body.records).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Promoção de fim de ano', status: 'INATIVA', contactListId: list!.id }),
+      ]),
+    );
+  });
 });
