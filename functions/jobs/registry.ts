@@ -50,6 +50,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   },
   // A scheduled message's due occurrence: claimed, paced by the send governor, sent once (D118).
   { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
+  // A flow run's timer came due: the engine moves the run on, each step claimed once (D139).
+  { queue: 'flow', entry: 'functions/jobs/flow/handler.ts', batchSize: 10, timeoutSeconds: 100 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -81,5 +83,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 1,
     timeoutSeconds: 60,
     description: 'Scheduled messages that came due (D118): onto the schedule queue; catches up after an outage',
+  },
+  {
+    name: 'flows',
+    entry: 'functions/jobs/ticks/flows.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Flow runs whose timer or expiry came due (D139): the backstop of their SQS timers',
   },
 ];
