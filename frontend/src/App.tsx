@@ -34,8 +34,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'campaigns', titleKey: 'menu.campaignsList' },
   { path: 'campaigns-config', titleKey: 'menu.campaignsConfig' },
   { path: 'campaign/:campaignId/report', titleKey: 'menu.campaignReport' },
-  { path: 'phrase-lists', titleKey: 'menu.phraseLists' },
-  { path: 'flowbuilders', titleKey: 'menu.flowbuilders' },
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'announcements', titleKey: 'menu.announcements' },
   { path: 'prompts', titleKey: 'menu.prompts' },
@@ -115,6 +113,14 @@ export const routes: RouteObject[] = [
           {
             path: 'schedules',
             lazy: async () => ({ Component: (await import('./pages/schedules/schedules-page')).SchedulesPage }),
+          },
+          {
+            path: 'flowbuilders',
+            lazy: async () => ({ Component: (await import('./pages/flows/flows-page')).FlowsPage }),
+          },
+          {
+            path: 'phrase-lists',
+            lazy: async () => ({ Component: (await import('./pages/phrase-lists/phrase-lists-page')).PhraseListsPage }),
           },
           {
             path: 'quick-messages',
