@@ -199,6 +199,36 @@ describe('flows: list, name, document, versions', () => {
   });
 });
 
+describe('flows of another company', () => {
+  it('the routes that take an id in the body answer 404, as for an id that never existed, and change nothing', async () => {
+    const flow = await newFlow('Só desta empresa');
+    await save(flow.id, [node('1', 'start')], []);
+    const campaign = await admin().post('/flowcampaign', { name: 'Minha', flowId: flow.id, phrase: 'minha frase' });
+    const other = await freshCompany();
+    const intruder = api(other.adminToken);
+    const doc = { nodes: [node('1', 'start')], connections: [] };
+    const calls = [
+      (id: number) => intruder.put('/flowbuilder', { flowId: id, name: 'Roubado' }),
+      (id: number) => intruder.post('/flowbuilder/duplicate', { flowId: id }),
+      (id: number) => intruder.post('/flowbuilder/flow', { idFlow: id, ...doc }),
+    ];
+    for (const call of calls) {
+      const [foreign, missing] = [await call(flow.id), await call(999_999_999)];
+      expect(foreign.status).toBe(404);
+      expect(foreign.body).toEqual(missing.body);
+    }
+    const edit = await intruder.put('/flowcampaign', {
+      id: campaign.body.id,
+      name: 'Roubada',
+      flowId: flow.id,
+      phrase: 'x',
+    });
+    expect(edit.status).toBe(400); // the flow is not theirs: refused before the campaign is even looked up
+    expect(await getFlow(t.company.id, flow.id)).toMatchObject({ name: 'Só desta empresa', version: 1 });
+    expect((await admin().get(`/flowcampaign/${campaign.body.id}`)).body.details.name).toBe('Minha');
+  });
+});
+
 describe('phrase campaigns', () => {
   it('create (active), list as `flow`, detail as `details`, edit with status, delete', async () => {
     const flow = await newFlow();
