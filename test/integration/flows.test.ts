@@ -4,7 +4,8 @@ import { enqueueInbound } from '../../functions/channels/inbound';
 import type { FlowConnection, FlowNode, FlowView } from '../../functions/contracts/flows';
 import { activeFlowRun, driveFlowRun, runFlowTick, startFlowRun } from '../../functions/core/flows/flow-engine';
 import { putCampaignSettingsItem } from '../../functions/data/campaign-settings-repository';
-import { updateConnection, type Connection } from '../../functions/data/connection-repository';
+import { getConnection, type Connection } from '../../functions/data/connection-repository';
+import type { SimulatorReceivedPage } from '../../functions/contracts/simulator';
 import { createContact, type Contact } from '../../functions/data/contact-repository';
 import { createFlowRun, getFlowRun, latestFlowRun } from '../../functions/data/flow-run-repository';
 import { getFlow } from '../../functions/data/flow-repository';
@@ -15,7 +16,7 @@ import { ReadScope } from '../../functions/data/read-scope';
 import { createTicket, getTicket, listTicketLog, type Ticket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
 import { SHARED_READS } from '../../functions/jobs/inbound/handler';
-import { someConnection, waitFor } from '../helpers/connections';
+import { someConnection, waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, TINY_PNG, type TestCompany } from '../helpers/fixtures';
 
 /**
@@ -556,8 +557,26 @@ describe('the flow engine, event by event', () => {
   });
 });
 
-describe('the welcome flow of a connection', () => {
-  it('greets a new ticket: start → content → menu → ticket, and the customer lands in the queue', async () => {
+/** A WhatsApp connection made through the API and paired by the phone simulator's scan (the local worker). */
+const simulatorConnection = async (name: string): Promise<number> => {
+  const created = await admin().post('/whatsapp', { name });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.id as number;
+  await waitForConnection(t.company.id, id, (c) => c?.status === 'qrcode', { timeoutMs: 15_000 });
+  const deadline = Date.now() + 40_000;
+  for (;;) {
+    const current = await getConnection(t.company.id, id);
+    if (current?.status === 'CONNECTED') return id;
+    if (current?.status === 'qrcode') await admin().post(`/simulator/${id}/scan`);
+    if (Date.now() > deadline) throw new Error(`connection ${id} did not connect; last ${current?.status}`);
+    await waitForConnection(t.company.id, id, (c) => c?.status === 'CONNECTED', { timeoutMs: 4_000 }).catch(
+      () => undefined,
+    );
+  }
+};
+
+describe('the welcome flow of a connection, on the phone simulator', () => {
+  it('a customer walks start → content → menu → ticket and lands in the queue', async () => {
     const flow = await newFlow();
     await save(
       flow.id,
@@ -572,26 +591,37 @@ describe('the welcome flow of a connection', () => {
       ],
       [...chain('1', 'content', 'menu'), edge('menu', 'queue', 'a1')],
     );
-    const welcome = await someConnection(t.company.id, { status: 'CONNECTED' });
-    await updateConnection(welcome, { flowIdWelcome: flow.id, greetingMessage: 'Saudação que não deve sair' });
+    const id = await simulatorConnection('Loja');
+    const set = await admin().put(`/whatsapp/${id}`, { flowIdWelcome: flow.id, greetingMessage: 'Não deve sair' });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
     await configSettles();
-    const saved = connection;
-    connection = welcome;
-    try {
-      const number = phone();
-      const ticketId = await say(number, 'Oi');
-      const menu = await flowSent(ticketId, 2, 'the welcome and the menu');
-      expect(menu.map((m) => m.body)).toEqual(['Bem-vindo à loja!', 'Como ajudar?\n\n*1* - Comprar']);
-      await say(number, '1');
-      await runEnded(ticketId);
-      const ticket = await waitFor(
-        () => getTicket(t.company.id, ticketId),
-        (tk) => tk?.queueId === sales && tk.isBot === false,
-        { what: 'in the queue' },
-      );
-      expect(ticket).toMatchObject({ status: 'pending', userId: null });
-    } finally {
-      connection = saved;
-    }
+
+    const number = phone();
+    const phoneChat = () =>
+      admin()
+        .get(`/simulator/${id}/messages`, { number })
+        .then((r) => r.body as SimulatorReceivedPage);
+    const hello = await admin().post(`/simulator/${id}/messages`, { number, name: 'Maria', body: 'Oi' });
+    expect(hello.status, JSON.stringify(hello.body)).toBe(200);
+    const greeted = await waitFor(phoneChat, (page) => page.messages.length >= 2, {
+      what: 'the welcome and the menu on the phone',
+      timeoutMs: 40_000,
+    });
+    expect(greeted.messages.map((m) => m.body)).toEqual(['Bem-vindo à loja!', 'Como ajudar?\n\n*1* - Comprar']);
+
+    expect((await admin().post(`/simulator/${id}/messages`, { number, body: '1' })).status).toBe(200);
+    const ref = await waitFor(
+      () => getProviderRef(t.company.id, id, hello.body.providerMessageId as string),
+      (r) => r !== null,
+      { what: 'the ticket' },
+    );
+    const ticket = await waitFor(
+      () => getTicket(t.company.id, ref!.ticketId),
+      (tk) => tk?.queueId === sales && tk.isBot === false,
+      { what: 'the ticket in the queue', timeoutMs: 40_000 },
+    );
+    expect(ticket).toMatchObject({ status: 'pending', userId: null });
+    expect((await latestFlowRun(t.company.id, ticket!.id))?.endReason).toBe('handed-to-queue');
+    expect((await phoneChat()).messages.map((m) => m.body)).not.toContain('Não deve sair');
   });
 });
