@@ -591,6 +591,37 @@ export const activeFlowRun = async (companyId: number, ticketId: number): Promis
   return run && run.status !== 'ended' ? run : null;
 };
 
+/**
+ * A person took the ticket (accepted, transferred to someone, closed): the run that has it ends now, so
+ * its pending timer finds nothing to do. A step in flight at this moment keeps its claim and ends the run
+ * itself before its next step (it reads the ticket first), so nothing more is sent either way.
+ */
+export const stopFlowRun = async (companyId: number, ticketId: number): Promise<void> => {
+  const run = await activeFlowRun(companyId, ticketId);
+  if (!run) return;
+  const token = randomUUID();
+  const now = new Date();
+  if (!(await claimFlowStep(run, token, now, FLOW_LEASE_MS))) return;
+  const ended: FlowRun = {
+    ...run,
+    status: 'ended',
+    step: run.step + 1,
+    waitKind: null,
+    waitUntil: null,
+    endReason: 'ticket-taken',
+    updatedAt: now.toISOString(),
+  };
+  if (await saveFlowStep(run, ended, token)) {
+    logger.info('flow run ended', {
+      companyId,
+      ticketId,
+      runId: run.runId,
+      flowId: run.flowId,
+      reason: 'ticket-taken',
+    });
+  }
+};
+
 /** The `flow` queue's consumer: a timer that came due (or an expiry) drives its run. */
 export const handleFlowTimer = async (m: FlowTimerMessage): Promise<void> => {
   await driveFlowRun(new ReadScope(), m, { kind: 'timer' });
