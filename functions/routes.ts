@@ -27,6 +27,7 @@ export const AREAS = [
   'exports',
   'schedules',
   'campaigns',
+  'flows',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -765,6 +766,56 @@ export const ROUTES: readonly RouteDef[] = [
   // the attendants sheet and the report; any user for contacts); an export is its requester's only.
   { method: 'POST', path: '/exports', area: 'exports', handler: 'start-export', auth: 'user' },
   { method: 'GET', path: '/exports/{exportId}', area: 'exports', handler: 'get-export', auth: 'user' },
+  // Conversation flows and phrase campaigns (administration §2, §7; decisions D138–D142): admins build flows;
+  // phrase campaigns follow the campaigns plan flag, and deleting one needs the admin's contacts-page:deleteContact.
+  { method: 'GET', path: '/flowbuilder', area: 'flows', handler: 'list-flows', auth: 'admin' },
+  { method: 'GET', path: '/flowbuilder/{id}', area: 'flows', handler: 'get-flow', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder', area: 'flows', handler: 'create-flow', auth: 'admin' },
+  { method: 'PUT', path: '/flowbuilder', area: 'flows', handler: 'update-flow', auth: 'admin' },
+  { method: 'DELETE', path: '/flowbuilder/{id}', area: 'flows', handler: 'delete-flow', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder/duplicate', area: 'flows', handler: 'duplicate-flow', auth: 'admin' },
+  { method: 'GET', path: '/flowbuilder/flow/{id}', area: 'flows', handler: 'get-flow-document', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder/flow', area: 'flows', handler: 'save-flow-document', auth: 'admin' },
+  {
+    method: 'GET',
+    path: '/flowcampaign',
+    area: 'flows',
+    handler: 'list-flow-campaigns',
+    auth: 'user',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'GET',
+    path: '/flowcampaign/{id}',
+    area: 'flows',
+    handler: 'get-flow-campaign',
+    auth: 'user',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'POST',
+    path: '/flowcampaign',
+    area: 'flows',
+    handler: 'create-flow-campaign',
+    auth: 'user',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'PUT',
+    path: '/flowcampaign',
+    area: 'flows',
+    handler: 'update-flow-campaign',
+    auth: 'user',
+    planFlag: 'useCampaigns',
+  },
+  {
+    method: 'DELETE',
+    path: '/flowcampaign/{id}',
+    area: 'flows',
+    handler: 'delete-flow-campaign',
+    auth: 'admin',
+    planFlag: 'useCampaigns',
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -31,8 +31,6 @@ function RootLayout() {
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
   { path: 'helps', titleKey: 'menu.helps' },
-  { path: 'phrase-lists', titleKey: 'menu.phraseLists' },
-  { path: 'flowbuilders', titleKey: 'menu.flowbuilders' },
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'announcements', titleKey: 'menu.announcements' },
   { path: 'prompts', titleKey: 'menu.prompts' },
@@ -112,6 +110,14 @@ export const routes: RouteObject[] = [
           {
             path: 'schedules',
             lazy: async () => ({ Component: (await import('./pages/schedules/schedules-page')).SchedulesPage }),
+          },
+          {
+            path: 'flowbuilders',
+            lazy: async () => ({ Component: (await import('./pages/flows/flows-page')).FlowsPage }),
+          },
+          {
+            path: 'phrase-lists',
+            lazy: async () => ({ Component: (await import('./pages/phrase-lists/phrase-lists-page')).PhraseListsPage }),
           },
           {
             path: 'quick-messages',

@@ -52,6 +52,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
   // A campaign's waves and its shipments' sends, each claimed and made once (D133).
   { queue: 'campaign', entry: 'functions/jobs/campaign/handler.ts', batchSize: 10, timeoutSeconds: 100 },
+  // A flow run's timer came due: the engine moves the run on, each step claimed once (D139).
+  { queue: 'flow', entry: 'functions/jobs/flow/handler.ts', batchSize: 10, timeoutSeconds: 100 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [
@@ -90,5 +92,12 @@ export const TICKS: readonly TickDefinition[] = [
     everyMinutes: 1,
     timeoutSeconds: 60,
     description: 'Campaigns whose next wave is due (D133): onto the campaign queue; catches up after an outage',
+  },
+  {
+    name: 'flows',
+    entry: 'functions/jobs/ticks/flows.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description: 'Flow runs whose timer or expiry came due (D139): the backstop of their SQS timers',
   },
 ];

@@ -112,6 +112,14 @@ export const QUEUES = [
     retentionSeconds: 14 * 24 * 3600,
     description: 'Scheduled messages that came due',
   },
+  {
+    name: 'flow',
+    fifo: false,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description: "Flow runs' timers (decisions D139), released with DelaySeconds; the due index backs them up",
+  },
 ] as const satisfies readonly QueueDefinition[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

@@ -58,6 +58,7 @@ import { decideConsent, DEFAULT_CONSENT_TEXTS, type ConsentDecision } from './co
 import { chooseAttendant, landsInQueue, queuePosition, queuePositionMessage, type LandingState } from './landing';
 import { recordCampaignRead, recordCampaignReply } from '../campaigns/campaign-dispatch';
 import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
+import { answerWithFlow } from '../flows/flow-triggers';
 
 /**
  * The inbound pipeline after the queue (DESIGN §6; data-model §2.17, §4): contact upsert, ticket
@@ -561,6 +562,8 @@ const answerAutomatically = async (
   // Out of hours or on vacation, the bot waits (decisions D91); otherwise it answers, its menu carrying the
   // connection's greeting when it greets.
   const closed = replies.some((r) => r.kind === 'vacation' || r.kind === 'outOfHours');
+  // A flow (decisions D139–D140) answers instead of the greeting and the chatbot when it has the message.
+  if (!closed && !handled && (await answerWithFlow(scope, connection, ticket, contact, trigger, isNew))) return true;
   const bot =
     closed || handled
       ? null

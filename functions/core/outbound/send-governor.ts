@@ -29,8 +29,11 @@ export type SendKind = 'campaign' | 'schedule' | 'flow' | 'api';
 export type DeferReason = 'disconnected' | 'outside-hours' | 'daily-cap' | 'paced';
 
 export const PAUSE_RETRY_MS = 60_000;
-/** Kinds held to the campaign settings' allowed hours and days. */
-export const OFFICE_HOURS_KINDS: ReadonlySet<SendKind> = new Set(['campaign', 'flow']);
+/**
+ * Kinds held to the campaign settings' allowed hours and days. Not flows: a flow answers a customer who is
+ * writing now, at any hour, like the chatbot (decisions D141, which narrows D117 here).
+ */
+export const OFFICE_HOURS_KINDS: ReadonlySet<SendKind> = new Set(['campaign']);
 
 export interface SlotRequest {
   companyId: number;

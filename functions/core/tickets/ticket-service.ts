@@ -32,6 +32,7 @@ import { postAgentText, postPrivateNote } from './ticket-texts';
 import type { TicketLogView, TicketView } from '../../contracts/tickets';
 import { canSeeTicket, type TicketViewer } from './visibility';
 import { hidesNumbers } from '../settings/company-settings';
+import { stopFlowRun } from '../flows/flow-engine';
 
 /**
  * Tickets, one at a time (core §4 "Ticket", §7 Tickets; data-model §2.14): show, create, the transitions
@@ -437,6 +438,8 @@ export const updateCompanyTicket = async (
   const fresh = kind === 'accept' || kind === 'reopen' ? ticket : ((await getTicket(companyId, id)) ?? ticket);
   const next = await mapTaken(companyId, id, auth.userId, () => transitionTicket(fresh, change));
   await publishTicketChange(scope, fresh, next, contact);
+  // A person has the ticket now: a flow running on it stops at once (decisions D139).
+  if (fresh.isBot && (next.userId !== null || next.status !== 'pending')) await stopFlowRun(companyId, id);
   await after(next);
   return viewForCaller(auth, scope, (await getTicket(companyId, id)) ?? next, contact);
 };

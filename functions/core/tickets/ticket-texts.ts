@@ -51,6 +51,8 @@ export interface StoredAttachment {
   mimetype: string;
   filename: string;
   size: number;
+  /** Audio: a voice note recorded on the spot (a flow's audio card with `record`, decisions D139). */
+  voice?: boolean;
 }
 
 const mediaTypeOf = (mimetype: string): string =>
@@ -115,6 +117,7 @@ const postText = async (
           mimetype: media.mimetype,
           filename: media.filename,
           size: media.size,
+          ...(media.voice ? { dataJson: JSON.stringify({ voice: true }) } : {}),
         }
       : {}),
     fromMe: true,

@@ -29,6 +29,8 @@ import { putContactImport } from '../../../functions/data/contact-import-reposit
 import { putExport } from '../../../functions/data/export-repository';
 import { createContactList, createContactListItem } from '../../../functions/data/contact-list-repository';
 import { createCampaign, newCampaignId, type Campaign } from '../../../functions/data/campaign-repository';
+import { createFlow } from '../../../functions/data/flow-repository';
+import { createFlowCampaign } from '../../../functions/data/flow-campaign-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -274,6 +276,33 @@ const byQuickMessage = (request: (id: number) => RouteRequest): Pick<AccessRow, 
   foreign: async (owner) => {
     await nextId(owner.company.id, 'quickMessage', 1000);
     return request((await someQuickMessage(owner.company.id, owner.admin.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+
+/** Flows and phrase campaigns (D138, D140): ids of the owner's company moved past the intruder's. */
+const someFlow = (companyId: number) => createFlow(companyId, uniqueName('Fluxo').slice(0, 50));
+const byFlow = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someFlow(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'flow', 1000);
+    return request((await someFlow(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+const someFlowCampaign = async (companyId: number) =>
+  createFlowCampaign(companyId, {
+    name: uniqueName('Frase'),
+    phrase: uniqueName('quero'),
+    flowId: (await someFlow(companyId)).id,
+    whatsappId: null,
+    status: true,
+  });
+const byFlowCampaign = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someFlowCampaign(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'flowCampaign', 1000);
+    return request((await someFlowCampaign(owner.company.id)).id);
   },
   missing: () => request(999_999_999),
 });
@@ -1388,6 +1417,56 @@ export const ACCESS: Record<string, AccessRow> = {
   // are refused to plain users without showDashboard in the service (test/integration/exports.test.ts).
   'POST /exports': { allow: signedIn, request: async () => ({ path: '/exports', body: { kind: 'contacts' } }) },
   'GET /exports/{exportId}': { allow: signedIn, ...byExport((id) => ({ path: `/exports/${id}` })) },
+  'GET /flowbuilder': { allow: admins, request: async () => ({ path: '/flowbuilder' }) },
+  'GET /flowbuilder/{id}': { allow: admins, ...byFlow((id) => ({ path: `/flowbuilder/${id}` })) },
+  'POST /flowbuilder': { allow: admins, request: async () => ({ path: '/flowbuilder', body: { name: 'Novo fluxo' } }) },
+  'PUT /flowbuilder': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder',
+      body: { flowId: (await someFlow(caller.companyId)).id, name: 'Outro nome' },
+    }),
+  },
+  'DELETE /flowbuilder/{id}': { allow: admins, ...byFlow((id) => ({ path: `/flowbuilder/${id}` })) },
+  'POST /flowbuilder/duplicate': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/duplicate',
+      body: { flowId: (await someFlow(caller.companyId)).id },
+    }),
+  },
+  'GET /flowbuilder/flow/{id}': { allow: admins, ...byFlow((id) => ({ path: `/flowbuilder/flow/${id}` })) },
+  'POST /flowbuilder/flow': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/flow',
+      body: {
+        idFlow: (await someFlow(caller.companyId)).id,
+        nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }],
+        connections: [],
+      },
+    }),
+  },
+  'GET /flowcampaign': { allow: signedIn, request: async () => ({ path: '/flowcampaign' }) },
+  'GET /flowcampaign/{id}': { allow: signedIn, ...byFlowCampaign((id) => ({ path: `/flowcampaign/${id}` })) },
+  'POST /flowcampaign': {
+    allow: signedIn,
+    request: async (caller) => ({
+      path: '/flowcampaign',
+      body: { name: 'Promo', phrase: uniqueName('promo'), flowId: (await someFlow(caller.companyId)).id },
+    }),
+  },
+  'PUT /flowcampaign': {
+    allow: signedIn,
+    request: async (caller) => {
+      const c = await someFlowCampaign(caller.companyId);
+      return {
+        path: '/flowcampaign',
+        body: { id: c.id, name: c.name, phrase: c.phrase, flowId: c.flowId, status: false },
+      };
+    },
+  },
+  'DELETE /flowcampaign/{id}': { allow: admins, ...byFlowCampaign((id) => ({ path: `/flowcampaign/${id}` })) },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

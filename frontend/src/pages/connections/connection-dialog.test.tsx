@@ -468,11 +468,40 @@ describe('connection dialog', () => {
       hint: 'A escolha de integrações chega com a área de integrações.',
     });
     expect(shown('Prompt (Open.Ai)')).toMatchObject({ disabled: true, value: 'Nenhum' });
+    // Flows are listed for admins only (decisions D140): without the list the fields stay as they are.
     expect(shown('Fluxo de boas-vindas')).toMatchObject({
       disabled: true,
-      hint: 'A escolha de fluxos chega com o Flowbuilder.',
+      hint: 'Inicia quando um ticket novo chega (boas-vindas) ou quando nenhuma frase de campanha combina (padrão).',
     });
     expect(shown('Fluxo para frase não encontrada')).toMatchObject({ disabled: true });
+  });
+
+  it("integrations tab: the welcome and default flows are chosen among the company's flows", async () => {
+    const flow = (id: number, name: string) => ({
+      id,
+      name,
+      active: true,
+      version: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const { wrapper, sent, onSaved } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /whatsapp/3': () => json(200, { ...SAO_PAULO, flowIdNotPhrase: 8 }),
+        'GET /flowbuilder': () => json(200, { flows: [flow(8, 'Padrão'), flow(9, 'Boas-vindas')], hasMore: false }),
+        'PUT /whatsapp/3': (req) => json(200, { ...SAO_PAULO, ...(req.body as object) }),
+      },
+    });
+    openTab(wrapper, 'integrations');
+    const select = (label: string) => fieldByLabel(wrapper, label).findControl()?.findSelect();
+    await waitFor(() => expect(select('Fluxo de boas-vindas')?.isDisabled()).toBe(false));
+    expect(select('Fluxo para frase não encontrada')?.findTrigger().getElement().textContent).toBe('Padrão');
+    act(() => select('Fluxo de boas-vindas')?.openDropdown());
+    act(() => select('Fluxo de boas-vindas')?.selectOptionByValue('9'));
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(sent('PUT')[0]?.body).toEqual({ flowIdWelcome: 9 });
   });
 
   it('assessments tab: whole minutes and counts only; without NPS in use nothing is required', async () => {

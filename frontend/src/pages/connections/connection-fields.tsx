@@ -12,8 +12,10 @@ import Select, { type SelectProps } from '@cloudscape-design/components/select';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Textarea from '@cloudscape-design/components/textarea';
 import Toggle from '@cloudscape-design/components/toggle';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Connection } from '@/api/connections';
+import { listAllFlows, type Flow } from '@/api/flows';
 import { ScheduleEditor } from '@/components/schedule-editor';
 import type { ConnectionFormValues, DateField, FormErrors, NumberField } from './connection-form';
 
@@ -173,6 +175,62 @@ function PendingReference({
   );
 }
 
+/**
+ * The connection's welcome and default flows (decisions D140): a select of the company's flows, or none.
+ * Flows are listed for admins only; for anyone else (a user with allowConnections) the field stays as it
+ * is, disabled, like a reference whose list is not there.
+ */
+function FlowReference({
+  field,
+  label,
+  values,
+  errors,
+  onChange,
+  flows,
+}: TabProps & { field: 'flowIdWelcome' | 'flowIdNotPhrase'; label: string; flows: Flow[] | null }) {
+  const { t } = useTranslation();
+  if (flows === null) {
+    return (
+      <PendingReference field={field} label={label} hint={t('flows.connectionHint')} values={values} errors={errors} />
+    );
+  }
+  const none: SelectProps.Option = { value: '', label: t('connections.dialog.none') };
+  const options: SelectProps.Option[] = [
+    none,
+    ...flows.map((f) => ({
+      value: String(f.id),
+      label: f.name,
+      ...(f.active ? {} : { description: t('flows.inactive') }),
+    })),
+  ];
+  const id = values[field];
+  const selected =
+    id === null ? none : (options.find((o) => o.value === String(id)) ?? { value: String(id), label: `#${id}` });
+  return (
+    <FormField label={label} constraintText={t('flows.connectionHint')} errorText={errors[field]}>
+      <Select
+        selectedOption={selected}
+        options={options}
+        filteringType="auto"
+        onChange={({ detail }) =>
+          onChange({ [field]: detail.selectedOption.value ? Number(detail.selectedOption.value) : null })
+        }
+      />
+    </FormField>
+  );
+}
+
+/** The company's flows for the selects; null while loading or when the caller may not list them. */
+function useCompanyFlows(): Flow[] | null {
+  const [flows, setFlows] = useState<Flow[] | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    listAllFlows({ signal: abort.signal }).then(setFlows, () => setFlows(null));
+    return () => abort.abort();
+  }, []);
+  return flows;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 
 export function GeneralTab({
@@ -221,6 +279,7 @@ export function GeneralTab({
 
 export function IntegrationsTab(props: TabProps) {
   const { t } = useTranslation();
+  const flows = useCompanyFlows();
   return (
     <ColumnLayout columns={2}>
       <PendingReference
@@ -235,18 +294,8 @@ export function IntegrationsTab(props: TabProps) {
         label={t('connections.dialog.promptId')}
         hint={t('connections.dialog.promptsPending')}
       />
-      <PendingReference
-        {...props}
-        field="flowIdWelcome"
-        label={t('connections.dialog.flowIdWelcome')}
-        hint={t('connections.dialog.flowsPending')}
-      />
-      <PendingReference
-        {...props}
-        field="flowIdNotPhrase"
-        label={t('connections.dialog.flowIdNotPhrase')}
-        hint={t('connections.dialog.flowsPending')}
-      />
+      <FlowReference {...props} flows={flows} field="flowIdWelcome" label={t('connections.dialog.flowIdWelcome')} />
+      <FlowReference {...props} flows={flows} field="flowIdNotPhrase" label={t('connections.dialog.flowIdNotPhrase')} />
     </ColumnLayout>
   );
 }
