@@ -22,9 +22,10 @@ const byPriority = (a: Announcement, b: Announcement) =>
 export function useLiveAnnouncements(): Announcement[] {
   const request = useRequest((signal) => listAnnouncements({}, { signal }), []);
   const [items, setItems] = useState<Announcement[]>([]);
+  const loaded = request.status === 'ready' ? request.data : undefined;
   useEffect(() => {
-    if (request.status === 'ready') setItems([...request.data.records].sort(byPriority));
-  }, [request]);
+    if (loaded) setItems([...loaded.records].sort(byPriority));
+  }, [loaded]);
   useOnReconnect(request.reload);
   useChannel(ANNOUNCEMENT_CHANNEL, (event) => {
     const record = event.record as Announcement | undefined;
