@@ -80,6 +80,7 @@ describe('top bar: announcements and internal chats', () => {
     ]);
     expect(screen.getAllByTestId('announcement')[0]!.style.borderLeft).toContain('rgb(217, 21, 21)');
 
+    act(() => view.socket.start());
     act(() => view.server.latest().accept());
     act(() =>
       view.server
@@ -106,6 +107,7 @@ describe('top bar: announcements and internal chats', () => {
     ).toBeTruthy();
     expect(screen.getByTestId('chats-unread-count').textContent).toBe('3');
 
+    act(() => view.socket.start());
     act(() => view.server.latest().accept());
     const push = (senderId: number, unreads: number) =>
       act(() =>

@@ -125,6 +125,7 @@ describe('announcements page', () => {
 
   it('applies company-announcement events live', async () => {
     const view = await openPage();
+    act(() => view.socket.start());
     act(() => view.server.latest().accept());
     act(() =>
       view.server.latest().push({

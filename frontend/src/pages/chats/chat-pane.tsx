@@ -128,10 +128,11 @@ export function ChatPane({
   const owner = chat.ownerId === me.id;
 
   // Read on opening, and again when someone else's message arrives while it is open.
-  const newest = messages.items.at(-1);
+  const newestSender = messages.items.at(-1)?.senderId;
+  const ready = messages.status === 'ready';
   useEffect(() => {
-    if (!newest || newest.senderId !== me.id) void markChatRead(chat.id, me.id).catch(() => undefined);
-  }, [chat.id, me.id, newest]);
+    if (ready && newestSender !== me.id) void markChatRead(chat.id, me.id).catch(() => undefined);
+  }, [chat.id, me.id, ready, newestId, newestSender]);
 
   // New messages keep the view at the bottom; older ones prepended keep the message read in place.
   useLayoutEffect(() => {

@@ -42,7 +42,7 @@ describe('help page', () => {
     const player = await screen.findByTitle('Vídeo: Transferir');
     expect(player.getAttribute('src')).toBe('https://www.youtube-nocookie.com/embed/aaaaaaaaaaa?autoplay=1');
     act(() => {
-      fireEvent.keyDown(openModal(wrapper).getElement(), { key: 'Escape', code: 'Escape', keyCode: 27 });
+      fireEvent.keyDown(player, { key: 'Escape', code: 'Escape', keyCode: 27 });
     });
     await waitFor(() => expect(screen.queryByTitle('Vídeo: Transferir')).toBeNull());
   });
@@ -67,7 +67,7 @@ describe('help page', () => {
       super: true,
       company: { id: 1, name: 'ZapDesk', dueDate: '2999-12-31' },
     });
-    const created = help(3, 'Relatórios', 'bbbbbbbbbbb');
+    const created = help(3, 'Etiquetas novas', 'bbbbbbbbbbb');
     let list = HELPS;
     const server = apiWith(owner, HELPS, {
       'GET /companySettings/1': () =>
@@ -99,16 +99,16 @@ describe('help page', () => {
     await waitFor(() => expect(screen.getByText('Primeiros passos')).toBeTruthy());
     click(wrapper, 'Adicionar');
     const modal = openModal(wrapper);
-    typeInto(wrapper, 'Título', 'Relatórios');
+    typeInto(wrapper, 'Título', 'Etiquetas novas');
     typeInto(wrapper, 'Vídeo', 'https://youtu.be/bbbbbbbbbbb');
     click(modal, 'Salvar');
     await waitFor(() => expect(noOpenModal(wrapper)).toBe(true));
     expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({
-      title: 'Relatórios',
+      title: 'Etiquetas novas',
       video: 'https://youtu.be/bbbbbbbbbbb',
       description: '',
     });
-    await waitFor(() => expect(screen.getByText('Relatórios')).toBeTruthy());
-    expect(buttonNamed(wrapper, 'Excluir Relatórios')).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('Etiquetas novas')).toBeTruthy());
+    expect(buttonNamed(wrapper, 'Excluir Etiquetas novas')).toBeTruthy();
   });
 });
