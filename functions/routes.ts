@@ -28,6 +28,9 @@ export const AREAS = [
   'schedules',
   'campaigns',
   'flows',
+  'chats',
+  'announcements',
+  'helps',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -816,6 +819,92 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'admin',
     planFlag: 'useCampaigns',
   },
+
+  // Internal chat (administration §2, §7; decisions D145): members only see a chat; only its owner edits or
+  // deletes it (the service checks); the plan's useInternalChat gates every call.
+  { method: 'GET', path: '/chats', area: 'chats', handler: 'list-chats', auth: 'user', planFlag: 'useInternalChat' },
+  { method: 'GET', path: '/chats/{id}', area: 'chats', handler: 'get-chat', auth: 'user', planFlag: 'useInternalChat' },
+  { method: 'POST', path: '/chats', area: 'chats', handler: 'create-chat', auth: 'user', planFlag: 'useInternalChat' },
+  {
+    method: 'PUT',
+    path: '/chats/{id}',
+    area: 'chats',
+    handler: 'update-chat',
+    auth: 'user',
+    planFlag: 'useInternalChat',
+  },
+  {
+    method: 'DELETE',
+    path: '/chats/{id}',
+    area: 'chats',
+    handler: 'delete-chat',
+    auth: 'user',
+    planFlag: 'useInternalChat',
+  },
+  {
+    method: 'GET',
+    path: '/chats/{id}/messages',
+    area: 'chats',
+    handler: 'list-chat-messages',
+    auth: 'user',
+    planFlag: 'useInternalChat',
+  },
+  {
+    method: 'POST',
+    path: '/chats/{id}/messages',
+    area: 'chats',
+    handler: 'send-chat-message',
+    auth: 'user',
+    planFlag: 'useInternalChat',
+  },
+  {
+    method: 'POST',
+    path: '/chats/{id}/read',
+    area: 'chats',
+    handler: 'mark-chat-read',
+    auth: 'user',
+    planFlag: 'useInternalChat',
+  },
+
+  // Announcements (administration §2, §7; decisions D144): the owner writes; every user reads the active ones.
+  { method: 'GET', path: '/announcements', area: 'announcements', handler: 'list-announcements', auth: 'user' },
+  { method: 'GET', path: '/announcements/{id}', area: 'announcements', handler: 'get-announcement', auth: 'super' },
+  { method: 'POST', path: '/announcements', area: 'announcements', handler: 'create-announcement', auth: 'super' },
+  {
+    method: 'PUT',
+    path: '/announcements/{id}',
+    area: 'announcements',
+    handler: 'update-announcement',
+    auth: 'super',
+  },
+  {
+    method: 'DELETE',
+    path: '/announcements/{id}',
+    area: 'announcements',
+    handler: 'delete-announcement',
+    auth: 'super',
+  },
+  {
+    method: 'POST',
+    path: '/announcements/{id}/media-upload',
+    area: 'announcements',
+    handler: 'upload-announcement-media',
+    auth: 'super',
+  },
+  {
+    method: 'DELETE',
+    path: '/announcements/{id}/media-upload',
+    area: 'announcements',
+    handler: 'delete-announcement-media',
+    auth: 'super',
+  },
+
+  // Help entries (core §7 "Other", administration §7; decisions D146): everyone reads, the owner writes.
+  { method: 'GET', path: '/helps', area: 'helps', handler: 'list-helps', auth: 'user' },
+  { method: 'GET', path: '/helps/list', area: 'helps', handler: 'list-all-helps', auth: 'user' },
+  { method: 'POST', path: '/helps', area: 'helps', handler: 'create-help', auth: 'super' },
+  { method: 'PUT', path: '/helps/{id}', area: 'helps', handler: 'update-help', auth: 'super' },
+  { method: 'DELETE', path: '/helps/{id}', area: 'helps', handler: 'delete-help', auth: 'super' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

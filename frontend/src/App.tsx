@@ -29,10 +29,7 @@ function RootLayout() {
  * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
-  { path: 'chats/:chatUuid?', titleKey: 'menu.chats' },
-  { path: 'helps', titleKey: 'menu.helps' },
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
-  { path: 'announcements', titleKey: 'menu.announcements' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
@@ -218,6 +215,20 @@ export const routes: RouteObject[] = [
           {
             path: 'todolist',
             lazy: async () => ({ Component: (await import('./pages/todolist/todo-list-page')).TodoListPage }),
+          },
+          {
+            path: 'announcements',
+            lazy: async () => ({
+              Component: (await import('./pages/announcements/announcements-page')).AnnouncementsPage,
+            }),
+          },
+          {
+            path: 'helps',
+            lazy: async () => ({ Component: (await import('./pages/helps/helps-page')).HelpsPage }),
+          },
+          {
+            path: 'chats/:chatUuid?',
+            lazy: async () => ({ Component: (await import('./pages/chats/chats-page')).ChatsPage }),
           },
         ],
       },

@@ -44,6 +44,12 @@ export const COMPANY_CHANNELS = {
    * also as the campaign's sends progress — and `campaignId` on delete.
    */
   campaign: ['create', 'update', 'delete'],
+  /**
+   * Internal chat (administration §7; decisions D145): with `chatTarget` on the event it goes out on
+   * `company-{id}-chat-user-{userId}` (one member's chat list: `record`, or `id` on delete) or
+   * `company-{id}-chat-{chatId}` (one chat's pane: `newMessage`), only ever to the chat's members.
+   */
+  chat: ['create', 'update', 'delete', 'new-message'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;
@@ -56,6 +62,20 @@ export const companyChannel = (companyId: number, channel: CompanyChannel): stri
     : channel === 'tag' || channel === 'schedule'
       ? `company${companyId}-${channel}` // the spec's own names (administration §7), without the dash
       : `company-${companyId}-${channel}`;
+
+/** Where a chat event goes: one member's list, or one chat's pane (decisions D145). */
+export type ChatTarget = { userId: number } | { chatId: number };
+
+/** `company-{id}-chat-user-{userId}` or `company-{id}-chat-{chatId}` (administration §7). */
+export const chatChannel = (companyId: number, target: ChatTarget): string =>
+  'userId' in target ? `company-${companyId}-chat-user-${target.userId}` : `company-${companyId}-chat-${target.chatId}`;
+
+/**
+ * The platform's one channel (core §7): announcements (`record` on create and update, `id` on delete),
+ * sent to every signed-in user of every company (decisions D144).
+ */
+export const ANNOUNCEMENT_CHANNEL = 'company-announcement';
+export const ANNOUNCEMENT_ACTIONS = ['create', 'update', 'delete'] as const;
 
 /** One event as it goes over the socket: the channel name, the action and its payload fields. */
 export interface RealtimeEvent {
@@ -70,9 +90,12 @@ export type CompanyEvent<C extends CompanyChannel = CompanyChannel> = {
 }[C];
 
 /** A company event as sent: its channel name made whole. */
-export const toWireEvent = (companyId: number, { channel, ...rest }: CompanyEvent): RealtimeEvent => ({
+export const toWireEvent = (companyId: number, { channel, chatTarget, ...rest }: CompanyEvent): RealtimeEvent => ({
   ...rest,
-  channel: companyChannel(companyId, channel),
+  channel:
+    channel === 'chat' && chatTarget
+      ? chatChannel(companyId, chatTarget as ChatTarget)
+      : companyChannel(companyId, channel),
 });
 
 /** The browser's frame when several events go to one socket at once (decisions D83). */

@@ -1,5 +1,5 @@
 import { toWireEvent, type CompanyEvent, type RealtimeEvent } from '../contracts/realtime';
-import { listCompanyConnections, type WsConnection } from '../data/ws-connection-repository';
+import { listCompanyConnections, listPlatformConnections, type WsConnection } from '../data/ws-connection-repository';
 
 /**
  * The port through which core announces changes to the people looking at them (DESIGN §3, §5). Core names
@@ -83,3 +83,11 @@ export const publishToConnections = (
     (Array.isArray(event) ? event : [event as CompanyEvent]).map((e) => toWireEvent(companyId, e)),
     audience,
   );
+
+/**
+ * A platform event (the spec's `company-announcement`, decisions D144) to every live socket of every
+ * company that the audience admits: the sockets come from the platform socket index, not from a Query per
+ * company.
+ */
+export const publishToPlatform = async (event: RealtimeEvent, audience: Audience = everyone): Promise<PublishResult> =>
+  notifier().send(await listPlatformConnections(), [event], audience);

@@ -3,7 +3,7 @@ import { Conflict } from '../shared/errors';
 import { db, tableName } from './client';
 import { transactWrite } from './transactions';
 import { mapDynamoErrors } from './errors';
-import { company } from './keys';
+import { company, fnv1a } from './keys';
 
 /**
  * WebSocket connections (docs/data-model.md, "WebSocket connection").
@@ -27,6 +27,17 @@ export const CONNECTION_TTL_SECONDS = 2 * 3600 + 300;
 const lookupKey = (connectionId: string) => ({ pk: `WS#${connectionId}`, sk: 'WS' });
 const companyKey = (companyId: number, connectionId: string) => ({ pk: `${company(companyId)}#WS`, sk: connectionId });
 
+/**
+ * Platform events (announcements, decisions D144) reach every socket of every company through one more
+ * listing of the company socket item: gsi2 `SOCKETS#<s>` → `<connectionId>`, spread over PLATFORM_SOCKET_SHARDS
+ * partitions by the connection id. The publisher reads the shards; no company's socket list is read.
+ */
+export const PLATFORM_SOCKET_SHARDS = 8;
+const platformSocketKeys = (connectionId: string) => ({
+  gsi2pk: `SOCKETS#${fnv1a(connectionId) % PLATFORM_SOCKET_SHARDS}`,
+  gsi2sk: connectionId,
+});
+
 export const putConnection = async (c: WsConnection, now = Date.now()): Promise<void> => {
   const ttl = Math.floor(now / 1000) + CONNECTION_TTL_SECONDS;
   await transactWrite([
@@ -40,6 +51,7 @@ export const putConnection = async (c: WsConnection, now = Date.now()): Promise<
         // `rooms` is a string set (ADD / DELETE keep it unique); DynamoDB has no empty sets.
         Item: {
           ...companyKey(c.companyId, c.connectionId),
+          ...platformSocketKeys(c.connectionId),
           ...c,
           rooms: c.rooms.length > 0 ? new Set(c.rooms) : undefined,
           ttl,
@@ -150,4 +162,37 @@ export const changeRooms = async (
     if (err instanceof Conflict) return null;
     throw err;
   }
+};
+
+/**
+ * Every live socket of the platform (announcements, D144): one Query per shard of gsi2 `SOCKETS#<s>`,
+ * cost O(sockets). Expired ones are filtered by ttl; a socket made a moment ago may be missing (the index
+ * is eventually consistent), and the browser refetches the list on connect.
+ */
+export const listPlatformConnections = async (now = Date.now()): Promise<WsConnection[]> => {
+  const shards = await Promise.all(
+    Array.from({ length: PLATFORM_SOCKET_SHARDS }, async (_, shard) => {
+      const found: WsConnection[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await mapDynamoErrors(() =>
+          db().send(
+            new QueryCommand({
+              TableName: tableName(),
+              IndexName: 'gsi2',
+              KeyConditionExpression: 'gsi2pk = :pk',
+              FilterExpression: '#ttl > :now',
+              ExpressionAttributeNames: { '#ttl': 'ttl' },
+              ExpressionAttributeValues: { ':pk': `SOCKETS#${shard}`, ':now': Math.floor(now / 1000) },
+              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+            }),
+          ),
+        );
+        found.push(...(out.Items ?? []).map(toConnection));
+        startKey = out.LastEvaluatedKey;
+      } while (startKey);
+      return found;
+    }),
+  );
+  return shards.flat();
 };

@@ -32,15 +32,17 @@ export const runtimeConfig = (metaAppId?: string) => ({
 });
 
 /**
- * Content-Security-Policy of every response. Everything is same-origin (app, API, WebSocket, media);
- * 'self' covers wss: on the same host (CSP level 3). Inline styles stay allowed for the component
- * library's style attributes; scripts never run inline.
+ * Content-Security-Policy of every response. Everything is same-origin (app, API, WebSocket, media) except
+ * the help videos' thumbnails and player (YouTube); 'self' covers wss: on the same host (CSP level 3).
+ * Inline styles stay allowed for the component library's style attributes; scripts never run inline.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  // Help videos (decisions D146): YouTube's thumbnails and its privacy-enhanced player.
+  "img-src 'self' data: blob: https://i.ytimg.com",
+  'frame-src https://www.youtube-nocookie.com',
   "media-src 'self' blob:",
   "font-src 'self' data:",
   "connect-src 'self'",

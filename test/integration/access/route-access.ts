@@ -31,6 +31,9 @@ import { createContactList, createContactListItem } from '../../../functions/dat
 import { createCampaign, newCampaignId, type Campaign } from '../../../functions/data/campaign-repository';
 import { createFlow } from '../../../functions/data/flow-repository';
 import { createFlowCampaign } from '../../../functions/data/flow-campaign-repository';
+import { createChat } from '../../../functions/data/chat-repository';
+import { createAnnouncement } from '../../../functions/data/announcement-repository';
+import { createHelp } from '../../../functions/data/help-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -597,6 +600,27 @@ const fileListForm = (fileListId: number) => {
   form.append('mediaType', 'application/pdf');
   form.append('name', 'Tabela');
   form.append('id', '1');
+  return form;
+};
+
+/** Internal chats (D145): one owned by `userId`, its only member; ids of the owner's company moved past the intruder's. */
+const someChat = (companyId: number, userId: number) =>
+  createChat(companyId, { uuid: randomUUID(), title: uniqueName('Chat'), ownerId: userId, memberIds: [userId] });
+const byChat = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someChat(caller.companyId, caller.userId || 1)).chat.id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'chat', 1000);
+    return request((await someChat(owner.company.id, owner.admin.id)).chat.id);
+  },
+  missing: () => request(999_999_999),
+});
+/** Announcements and help entries are the platform's, written for every company (D144, D146). */
+const PLATFORM_CONTENT = 'platform content the owner writes for every company (super only)';
+const someAnnouncement = () => createAnnouncement({ title: uniqueName('Aviso'), text: 'x', priority: 3, status: true });
+const someHelp = () => createHelp({ title: uniqueName('Ajuda'), video: 'dQw4w9WgXcQ', description: '' });
+const announcementImage = () => {
+  const form = new FormData();
+  form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'aviso.png');
   return form;
 };
 
@@ -1467,6 +1491,77 @@ export const ACCESS: Record<string, AccessRow> = {
     },
   },
   'DELETE /flowcampaign/{id}': { allow: admins, ...byFlowCampaign((id) => ({ path: `/flowcampaign/${id}` })) },
+
+  // Internal chat (D145): every signed-in user with the plan's useInternalChat; the request's chat is the
+  // caller's own (only the owner may change or delete it).
+  'GET /chats': { allow: signedIn, request: async () => ({ path: '/chats' }) },
+  'GET /chats/{id}': { allow: signedIn, ...byChat((id) => ({ path: `/chats/${id}` })) },
+  'POST /chats': {
+    allow: signedIn,
+    request: async (caller) => ({ path: '/chats', body: { title: uniqueName('Chat'), users: [caller.userId || 1] } }),
+  },
+  'PUT /chats/{id}': {
+    allow: signedIn,
+    ...byChat((id) => ({ path: `/chats/${id}`, body: { title: 'Renomeado', users: [1] } })),
+  },
+  'DELETE /chats/{id}': { allow: signedIn, ...byChat((id) => ({ path: `/chats/${id}` })) },
+  'GET /chats/{id}/messages': { allow: signedIn, ...byChat((id) => ({ path: `/chats/${id}/messages` })) },
+  'POST /chats/{id}/messages': {
+    allow: signedIn,
+    ...byChat((id) => ({ path: `/chats/${id}/messages`, body: { message: 'Olá' } })),
+  },
+  'POST /chats/{id}/read': { allow: signedIn, ...byChat((id) => ({ path: `/chats/${id}/read`, body: {} })) },
+
+  // Announcements (D144) and help entries (D146): everyone reads, the owner writes.
+  'GET /announcements': { allow: signedIn, request: async () => ({ path: '/announcements' }) },
+  'GET /announcements/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/announcements/${(await someAnnouncement()).id}` }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'POST /announcements': {
+    allow: superOnly,
+    request: async () => ({ path: '/announcements', body: { title: uniqueName('Aviso'), text: 'Texto' } }),
+  },
+  'PUT /announcements/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/announcements/${(await someAnnouncement()).id}`, body: { priority: 1 } }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'DELETE /announcements/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/announcements/${(await someAnnouncement()).id}` }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'POST /announcements/{id}/media-upload': {
+    allow: superOnly,
+    request: async () => ({
+      path: `/announcements/${(await someAnnouncement()).id}/media-upload`,
+      body: announcementImage(),
+    }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'DELETE /announcements/{id}/media-upload': {
+    allow: superOnly,
+    request: async () => ({ path: `/announcements/${(await someAnnouncement()).id}/media-upload` }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'GET /helps': { allow: signedIn, request: async () => ({ path: '/helps' }) },
+  'GET /helps/list': { allow: signedIn, request: async () => ({ path: '/helps/list' }) },
+  'POST /helps': {
+    allow: superOnly,
+    request: async () => ({ path: '/helps', body: { title: uniqueName('Ajuda'), video: 'dQw4w9WgXcQ' } }),
+  },
+  'PUT /helps/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/helps/${(await someHelp()).id}`, body: { description: 'Nova' } }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'DELETE /helps/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/helps/${(await someHelp()).id}` }),
+    notTenantData: PLATFORM_CONTENT,
+  },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

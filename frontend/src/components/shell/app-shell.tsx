@@ -61,7 +61,7 @@ function Shell({ user }: { user: AuthUser }) {
 
   const expired = subscriptionStatus(user.company).kind === 'expired';
   const plan = usePlanFlags(user.companyId, expired);
-  const helpsExist = useHelpsExist();
+  const helpsExist = useHelpsExist(expired);
   const connectionsNeedAttention = useConnectionsNeedAttention(user, expired);
   const campaignsEnabled = campaignsFlagSet();
   const menu = useMemo(
@@ -99,7 +99,14 @@ function Shell({ user }: { user: AuthUser }) {
 
   return (
     <ShellProvider value={{ user, ...plan }}>
-      <TopBar user={user} notifications={unreadTickets} onProfile={() => setProfileOpen(true)} onLogout={signOut} />
+      <TopBar
+        user={user}
+        notifications={unreadTickets}
+        onProfile={() => setProfileOpen(true)}
+        onLogout={signOut}
+        internalChat={plan.planFlags.useInternalChat}
+        expired={expired}
+      />
       <AppLayout
         headerSelector={`#${TOP_BAR_ID}`}
         navigation={<SideMenu menu={menu} pathname={location.pathname} version={version} onFollow={followMenuLink} />}

@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { companyChannel } from '@contracts/realtime';
 import { getMe, type AuthUser } from '@/api/auth';
 import { needsAttention } from '@/api/connections';
+import { listHelps } from '@/api/helps';
 import { getCompanyPlan, NO_PLAN_FLAGS, type CompanyPlan, type PlanFlags } from '@/api/plans';
 import { getVersion } from '@/api/system';
 import { useAppServices } from '@/app-services';
@@ -11,8 +12,7 @@ import { canManageConnections } from '@/permissions';
 import { useChannel, useOnReconnect } from '@/realtime/use-socket';
 
 /**
- * The data the shell gathers for the menu and the top bar. The helps input has no API yet; its hook is the
- * seam the helps issue fills, so the menu rules (menu.ts) need no change then.
+ * The data the shell gathers for the menu and the top bar.
  */
 
 export type SignedInUser =
@@ -100,11 +100,12 @@ export function useVersion(): string | undefined {
 }
 
 /**
- * Seam for the helps issue: true when at least one help entry exists (GET /helps/list, core spec §2).
- * There is no helps API yet, so the menu never shows /helps today.
+ * True when at least one help entry exists (GET /helps/list, core spec §2; decisions D146), asked once per
+ * shell; an expired company is not asked (the server refuses it) and a failure leaves the entry out.
  */
-export function useHelpsExist(): boolean {
-  return false;
+export function useHelpsExist(expired = false): boolean {
+  const helps = useRequest((signal) => (expired ? Promise.resolve([]) : listHelps({ signal })), [expired]);
+  return helps.status === 'ready' && helps.data.length > 0;
 }
 
 /** Core spec §9: the side menu checks the connections 2 s after start. */

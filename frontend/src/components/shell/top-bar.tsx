@@ -10,6 +10,8 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AuthUser } from '@/api/auth';
 import { NotificationsBell } from '@/components/ticket-notifications/notifications-bell';
+import { AnnouncementsPopover } from '@/components/team/announcements-popover';
+import { ChatsPopover } from '@/components/team/chats-popover';
 import type { UnreadTicket } from '@/components/ticket-notifications/ticket-notifications';
 import { useOnFollow } from '@/hooks/use-on-follow';
 import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
@@ -40,7 +42,7 @@ const LANGUAGE_ITEM = 'language:';
  * The top bar (core spec §2 'Top bar'): product name, greeting with the user's and the company's name
  * (admins also see the due date), theme toggle, volume slider, page refresh and the account menu (profile,
  * interface language, logout), and the ticket notifications bell when the shell passes `notifications`.
- * The menu toggle is AppLayout's own. Later issues add announcements and internal chats here. Built as custom content because a slider cannot be a TopNavigation utility.
+ * The menu toggle is AppLayout's own. The announcements and internal chats popovers sit beside the bell. Built as custom content because a slider cannot be a TopNavigation utility.
  */
 export function TopBar({
   user,
@@ -48,8 +50,14 @@ export function TopBar({
   onProfile,
   onLogout,
   onReload = () => window.location.reload(),
+  internalChat = false,
+  expired = false,
 }: {
   user: AuthUser;
+  /** The plan has the internal chat: the chats popover shows. */
+  internalChat?: boolean;
+  /** The company's subscription expired: the server refuses these reads, so the popovers stay out. */
+  expired?: boolean;
   /** Tickets with unseen news (ticket-notifications); no bell without it. */
   notifications?: UnreadTicket[];
   onProfile: () => void;
@@ -86,6 +94,9 @@ export function TopBar({
           <div style={{ marginLeft: 'auto' }}>
             <SpaceBetween direction="horizontal" size="xs" alignItems="center">
               {notifications && <NotificationsBell items={notifications} />}
+              {/* Administration "Announcements" and "Internal chat" (decisions D144, D145). */}
+              {!expired && <AnnouncementsPopover />}
+              {!expired && internalChat && <ChatsPopover user={user} />}
               <Button
                 variant="icon"
                 iconName="light-dark"

@@ -27,6 +27,7 @@ import { useCurrentUser } from '@/components/shell/shell-context';
 import { useErrorText } from '@/hooks/use-error-text';
 import { useRequest } from '@/hooks/use-request';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
+import { HelpsManager } from '@/pages/helps/helps-manager';
 import { isAdmin } from '@/pages/users/user-form';
 
 /** The dropdown settings and their values (functions/core/settings/company-settings.ts COMPANY_SETTING_COLUMNS). */
@@ -75,6 +76,7 @@ const dataProblem = (err: unknown): string | undefined =>
 
 function SettingsTabs({ companyId, initial }: { companyId: number; initial: CompanySettingsView }) {
   const { t } = useTranslation();
+  const isSuper = useCurrentUser().super === true;
   const notify = useNotifications();
   const [settings, setSettings] = useState<CompanySettingsView>(initial);
   const [texts, setTexts] = useState<Record<string, string>>({});
@@ -240,6 +242,8 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         ...(settings.scheduleType === 'company'
           ? [{ id: 'schedules', label: t('settings.tabs.schedules'), content: hours }]
           : []),
+        // The platform owner's help videos (administration "Help"; decisions D146).
+        ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
       ]}
     />
   );
