@@ -1,7 +1,11 @@
 import { addDays, instantOf, wallKey, wallOf, weekdayOf } from '../../functions/core/outbound/zoned-time';
 import { createCompanyCampaign } from '../../functions/core/campaigns/campaign-service';
+import { createCompanyFlowCampaign } from '../../functions/core/flows/flow-campaign-service';
+import { createCompanyFlow, saveCompanyFlowDocument } from '../../functions/core/flows/flow-service';
 import { createContactList, createContactListItem } from '../../functions/data/contact-list-repository';
 import { createSchedule, newScheduleId } from '../../functions/data/schedule-repository';
+import { setNotifier } from '../../functions/core/notifier';
+import { realtimeNotifier } from '../../functions/realtime/publisher';
 import type { AuthContext } from '../../functions/shared/auth-context';
 
 /**
@@ -11,7 +15,9 @@ import type { AuthContext } from '../../functions/shared/auth-context';
  *   São Paulo time on the next weekday, six times, moved to the business day before when it falls on a
  *   weekend or holiday (tipoDias 5; decisions D118–D120);
  * - a contact list of four customers and a campaign to it with two message variants, not started
- *   (INATIVA: it goes out when someone schedules it; decisions D133–D136).
+ *   (INATIVA: it goes out when someone schedules it; decisions D133–D136);
+ * - a flow (start → welcome text → menu → Vendas or Suporte) and a phrase campaign that starts it when a
+ *   customer of "WhatsApp Demo" writes "quero atendimento" (decisions D138–D141).
  */
 export interface DemoAutomationInput {
   companyId: number;
@@ -21,11 +27,14 @@ export interface DemoAutomationInput {
   customers: readonly { name: string; number: string }[];
   /** Who scheduled it: the demo admin. */
   userId: number;
+  queues: { vendas: number; suporte: number };
 }
 
 const ZONE = 'America/Sao_Paulo';
 
 export const seedDemoAutomation = async (input: DemoAutomationInput): Promise<void> => {
+  // The services announce what they make, as a Lambda would (nobody is connected yet: nothing goes out).
+  setNotifier(realtimeNotifier);
   const today = wallOf(new Date(), ZONE);
   let day = addDays(`${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`, 1);
   while ([0, 6].includes(weekdayOf(day))) day = addDays(day, 1);
@@ -94,5 +103,56 @@ export const seedDemoAutomation = async (input: DemoAutomationInput): Promise<vo
     whatsappId: input.whatsappId,
     openTicket: 'disabled',
     statusTicket: 'closed',
+  });
+
+  const flow = await createCompanyFlow(admin, { name: 'Atendimento inicial' });
+  const spot = (x: number, y: number) => ({ x, y });
+  await saveCompanyFlowDocument(admin, {
+    idFlow: flow.id,
+    nodes: [
+      { id: 'start', type: 'start', position: spot(0, 0), data: {} },
+      {
+        id: 'welcome',
+        type: 'singleBlock',
+        position: spot(280, 0),
+        data: {
+          seq: ['message1'],
+          elements: [
+            { number: 'message1', type: 'message', value: 'Olá! Que bom falar com você pela Demo Atendimento.' },
+          ],
+        },
+      },
+      {
+        id: 'menu',
+        type: 'menu',
+        position: spot(560, 0),
+        data: {
+          message: 'Como podemos ajudar?',
+          arrayOption: [
+            { number: 1, value: 'Quero comprar' },
+            { number: 2, value: 'Preciso de suporte' },
+          ],
+        },
+      },
+      { id: 'sales', type: 'ticket', position: spot(880, -80), data: { queueId: input.queues.vendas, name: 'Vendas' } },
+      {
+        id: 'support',
+        type: 'ticket',
+        position: spot(880, 80),
+        data: { queueId: input.queues.suporte, name: 'Suporte' },
+      },
+    ],
+    connections: [
+      { source: 'start', target: 'welcome' },
+      { source: 'welcome', target: 'menu' },
+      { source: 'menu', sourceHandle: 'a1', target: 'sales' },
+      { source: 'menu', sourceHandle: 'a2', target: 'support' },
+    ],
+  });
+  await createCompanyFlowCampaign(admin, {
+    name: 'Quero atendimento',
+    phrase: 'quero atendimento',
+    flowId: flow.id,
+    whatsappId: input.whatsappId,
   });
 };

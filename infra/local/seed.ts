@@ -197,13 +197,14 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     queues: { vendas: vendas.id, suporte: suporte.id },
     attendants: { vendas: ana.id, suporte: bruno.id },
   });
-  // What acts on its own: a recurring scheduled message and a campaign (seed-automation.ts).
+  // What acts on its own: a scheduled message, a campaign, a flow and its phrase (seed-automation.ts).
   await seedDemoAutomation({
     companyId: demo.id,
     whatsappId: history.whatsappId,
     contact: history.contacts[0]!,
     customers: history.contacts.slice(1),
     userId: demoAdmin.id,
+    queues: { vendas: vendas.id, suporte: suporte.id },
   });
 
   return { seeded: true, logins: LOGINS };

@@ -78,4 +78,23 @@ describe('the demo company', () => {
       ]),
     );
   });
+
+  it('has a flow to the queues and a phrase campaign that starts it', async () => {
+    const admin = api(await login('admin@demo.zapdesk.local'));
+    const flows = await admin.get('/flowbuilder');
+    expect(flows.status, JSON.stringify(flows.body)).toBe(200);
+    const flow = (flows.body.flows as { id: number; name: string }[]).find((f) => f.name === 'Atendimento inicial');
+    expect(flow).toBeDefined();
+    const doc = await admin.get(`/flowbuilder/flow/${flow!.id}`);
+    expect((doc.body.flow.flow.nodes as { type: string }[]).map((n) => n.type)).toEqual([
+      'start',
+      'singleBlock',
+      'menu',
+      'ticket',
+      'ticket',
+    ]);
+    const phrases = await admin.get('/flowcampaign');
+    expect(phrases.status, JSON.stringify(phrases.body)).toBe(200);
+    expect(JSON.stringify(phrases.body)).toContain('quero atendimento');
+  });
 });
