@@ -1,5 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { DEFAULT_LANGUAGE, i18n, initI18n } from '@/i18n';
 
 // Testing Library turns React's act() environment on through global hooks, which this project does not
@@ -21,7 +21,7 @@ if (typeof window.matchMedia !== 'function') {
   });
 }
 
-// jsdom has no CSS namespace; Cloudscape's flashbar calls CSS.escape from a debounced focus timer, which may
+// Without a CSS namespace (jsdom lacks CSS.escape), Cloudscape's flashbar calls CSS.escape from a debounced focus timer, which may
 // fire after a test that showed a toast has ended (an unhandled error would fail the whole run).
 if (typeof (globalThis as { CSS?: unknown }).CSS === 'undefined') {
   (globalThis as { CSS?: { escape: (value: string) => string } }).CSS = {
@@ -41,3 +41,9 @@ afterEach(async () => {
   await i18n.changeLanguage(DEFAULT_LANGUAGE);
   localStorage.clear();
 });
+
+// Cloudscape's flashbar focuses a new toast 500 ms after it appears (a debounced timer holding the element).
+// jsdom defines `CSS`, and the environment's teardown deletes it: a toast shown in a file's last 500 ms would
+// then throw "CSS is not defined" after the file ended — an unhandled error that fails the whole run. Let
+// such a timer run before the environment goes.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 600)));

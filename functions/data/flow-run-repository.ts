@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client';
 import { queryDueBucket } from './due-index';
@@ -199,3 +200,35 @@ export const listDueFlowRuns = async (
   )
     .filter((i) => typeof i.dueAt === 'string' && i.dueAt <= until)
     .map((i) => ({ companyId: Number(i.companyId), ticketId: Number(i.ticketId), runId: String(i.runId) }));
+
+/**
+ * A person took the ticket (accepted, transferred to someone, closed; decisions D139): the run that has it
+ * ends now, so its pending timer finds nothing to do. A step in flight at this moment keeps its claim and
+ * ends the run itself before its next step (it reads the ticket first), so nothing more is sent either way.
+ * Answers the ended run, or null when there was none (or a step holds it). Lives here, not in the flow
+ * engine, so the tickets service can call it without the tickets and flows areas importing each other.
+ */
+/** A claim's lease: a worker that dies mid-step lets another take the step over after it. */
+export const FLOW_LEASE_MS = 30_000;
+
+export const endTakenFlowRun = async (
+  companyId: number,
+  ticketId: number,
+  leaseMs = FLOW_LEASE_MS,
+): Promise<FlowRun | null> => {
+  const run = await latestFlowRun(companyId, ticketId);
+  if (!run || run.status === 'ended') return null;
+  const token = randomUUID();
+  const now = new Date();
+  if (!(await claimFlowStep(run, token, now, leaseMs))) return null;
+  const ended: FlowRun = {
+    ...run,
+    status: 'ended',
+    step: run.step + 1,
+    waitKind: null,
+    waitUntil: null,
+    endReason: 'ticket-taken',
+    updatedAt: now.toISOString(),
+  };
+  return (await saveFlowStep(run, ended, token)) ? ended : null;
+};

@@ -12,6 +12,7 @@ import { getContact, type Contact } from '../../data/contact-repository';
 import { getFlow, getFlowVersion, type FlowVersion } from '../../data/flow-repository';
 import {
   claimFlowStep,
+  FLOW_LEASE_MS,
   createFlowRun,
   getFlowRun,
   latestFlowRun,
@@ -48,8 +49,6 @@ import { postBotMessage } from '../tickets/ticket-texts';
 export const FLOW_STEP_BUDGET = 100;
 /** A run not moved on for this long (a customer who stopped answering) ends and goes to its queue. */
 export const FLOW_IDLE_EXPIRY_MS = 30 * 60_000;
-/** A claim's lease: a worker that dies mid-step lets another take the step over after it. */
-export const FLOW_LEASE_MS = 30_000;
 /** Invalid answers to one menu before the run hands over. */
 export const FLOW_MENU_ATTEMPTS = 3;
 /** Longest wait for a governor slot inside a step; a later slot becomes a timer. */
@@ -589,37 +588,6 @@ export const startFlowRun = async (
 export const activeFlowRun = async (companyId: number, ticketId: number): Promise<FlowRun | null> => {
   const run = await latestFlowRun(companyId, ticketId);
   return run && run.status !== 'ended' ? run : null;
-};
-
-/**
- * A person took the ticket (accepted, transferred to someone, closed): the run that has it ends now, so
- * its pending timer finds nothing to do. A step in flight at this moment keeps its claim and ends the run
- * itself before its next step (it reads the ticket first), so nothing more is sent either way.
- */
-export const stopFlowRun = async (companyId: number, ticketId: number): Promise<void> => {
-  const run = await activeFlowRun(companyId, ticketId);
-  if (!run) return;
-  const token = randomUUID();
-  const now = new Date();
-  if (!(await claimFlowStep(run, token, now, FLOW_LEASE_MS))) return;
-  const ended: FlowRun = {
-    ...run,
-    status: 'ended',
-    step: run.step + 1,
-    waitKind: null,
-    waitUntil: null,
-    endReason: 'ticket-taken',
-    updatedAt: now.toISOString(),
-  };
-  if (await saveFlowStep(run, ended, token)) {
-    logger.info('flow run ended', {
-      companyId,
-      ticketId,
-      runId: run.runId,
-      flowId: run.flowId,
-      reason: 'ticket-taken',
-    });
-  }
 };
 
 /** The `flow` queue's consumer: a timer that came due (or an expiry) drives its run. */

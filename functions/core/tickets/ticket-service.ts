@@ -32,7 +32,7 @@ import { postAgentText, postPrivateNote } from './ticket-texts';
 import type { TicketLogView, TicketView } from '../../contracts/tickets';
 import { canSeeTicket, type TicketViewer } from './visibility';
 import { hidesNumbers } from '../settings/company-settings';
-import { stopFlowRun } from '../flows/flow-engine';
+import { endTakenFlowRun } from '../../data/flow-run-repository';
 
 /**
  * Tickets, one at a time (core §4 "Ticket", §7 Tickets; data-model §2.14): show, create, the transitions
@@ -439,7 +439,18 @@ export const updateCompanyTicket = async (
   const next = await mapTaken(companyId, id, auth.userId, () => transitionTicket(fresh, change));
   await publishTicketChange(scope, fresh, next, contact);
   // A person has the ticket now: a flow running on it stops at once (decisions D139).
-  if (fresh.isBot && (next.userId !== null || next.status !== 'pending')) await stopFlowRun(companyId, id);
+  if (fresh.isBot && (next.userId !== null || next.status !== 'pending')) {
+    const ended = await endTakenFlowRun(companyId, id);
+    if (ended) {
+      logger.info('flow run ended', {
+        companyId,
+        ticketId: id,
+        runId: ended.runId,
+        flowId: ended.flowId,
+        reason: 'ticket-taken',
+      });
+    }
+  }
   await after(next);
   return viewForCaller(auth, scope, (await getTicket(companyId, id)) ?? next, contact);
 };
