@@ -1,6 +1,9 @@
 import { PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../shared/errors';
+import { BUSY, withRetry } from '../shared/retry';
+import { contactCountUpdate } from './contact-repository';
 import { contactListCountMove, contactListNotFound } from './contact-list-repository';
+import { leadUpdate } from './ticket-stats';
 import { db, tableName } from './client';
 import { consistentGet } from './consistent-reads';
 import { mapDynamoErrors } from './errors';
@@ -196,20 +199,32 @@ export const markContactImportRunning = (current: ContactImport, total: number):
  * One chunk done: the offset moves from `from` to `to` and the counts grow, all at once; a `Conflict` when
  * another delivery moved the offset first (that one counted the chunk).
  */
-export const recordContactImportChunk = (
+export const recordContactImportChunk = async (
   current: ContactImport,
   from: number,
   to: number,
   counts: { created: number; merged: number; ignored: number; invalid?: number },
   done: boolean,
-): Promise<ContactImport> =>
-  update(
-    current.companyId,
-    current.id,
-    { offset: to, ...(done ? { status: 'done', finishedAt: new Date().toISOString() } : {}) },
-    { expression: '#o = :from AND #st = :running', values: { ':from': from, ':running': 'running' } },
-    counts,
+): Promise<ContactImport> => {
+  const set = { offset: to, ...(done ? { status: 'done', finishedAt: new Date().toISOString() } : {}) };
+  const condition = { expression: '#o = :from AND #st = :running', values: { ':from': from, ':running': 'running' } };
+  if (counts.created === 0) return update(current.companyId, current.id, set, condition, counts);
+  // The chunk's new contacts are the day's leads and the company's count once, with the offset (D104): the
+  // contacts were made uncounted, so a replayed chunk neither loses nor doubles them.
+  const lead = await leadUpdate(current.companyId, new Date().toISOString(), counts.created);
+  // The counters are hot items: a transaction conflict with another writer is retried here.
+  await withRetry(BUSY, () =>
+    transactWrite(
+      [
+        { Update: updateInput(current.companyId, current.id, set, condition, counts) },
+        lead,
+        contactCountUpdate(current.companyId, counts.created),
+      ],
+      () => changedMeanwhile(),
+    ),
   );
+  return (await getContactImport(current.companyId, current.id))!;
+};
 
 /**
  * A contact list import's chunk (decisions D122): as `recordContactImportChunk`, and the list's

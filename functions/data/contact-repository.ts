@@ -162,6 +162,15 @@ export type NewContact = Pick<Contact, 'name' | 'number' | 'isGroup' | 'channel'
   Partial<Pick<Contact, 'lid' | 'urlPicture' | 'email' | 'extraInfo' | 'disableBot'>>;
 
 /** Moves the company's contact count (best effort after the write it follows: at most one off on a crash). */
+/** The company's contact count moving by `by`, as an item of the caller's transaction. */
+export const contactCountUpdate = (companyId: number, by: number) => ({
+  Update: {
+    Key: contactStatsKeys(companyId),
+    UpdateExpression: 'ADD n :by',
+    ExpressionAttributeValues: { ':by': by },
+  },
+});
+
 const countContacts = async (companyId: number, by: 1 | -1): Promise<void> => {
   await mapDynamoErrors(() =>
     db().send(
@@ -183,8 +192,12 @@ export const createContact = async (
   companyId: number,
   input: NewContact,
   identities: readonly string[],
-  /** An id reserved beforehand (imports take ranges, data-model §1.4) and the import row that creates it. */
-  options: { id?: number; importRef?: string } = {},
+  /**
+   * An id reserved beforehand (imports take ranges, data-model §1.4) and the import row that creates it.
+   * `uncounted`: the day's lead and the company's contact count are left to the caller, who moves them once
+   * for many contacts (an import chunk's record, decisions D104) instead of on two hot items per contact.
+   */
+  options: { id?: number; importRef?: string; uncounted?: boolean } = {},
 ): Promise<Contact> => {
   const id = options.id ?? (await nextId(companyId, 'contact'));
   const now = new Date().toISOString();
@@ -227,11 +240,11 @@ export const createContact = async (
         },
       },
       // A new person is the day's lead (dashboard, decisions D109).
-      ...(contact.isGroup ? [] : [await leadUpdate(companyId, now)]),
+      ...(contact.isGroup || options.uncounted ? [] : [await leadUpdate(companyId, now)]),
     ],
     (failure) => new IdentityTaken(failedOwner(failure.item)),
   );
-  await countContacts(companyId, 1);
+  if (!options.uncounted) await countContacts(companyId, 1);
   return contact;
 };
 

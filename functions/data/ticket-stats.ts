@@ -316,14 +316,14 @@ export const statsForCreate = async (
  * A new contact (not a group) is a lead of its creation day (decisions D109): the company day's `leads`
  * moves in the contact's create transaction, so it counts once.
  */
-export const leadUpdate = async (companyId: number, createdAt: string) => {
+export const leadUpdate = async (companyId: number, createdAt: string, leads = 1) => {
   const { day } = zonedDayHour(createdAt, await storedTimeZone(companyId));
   return {
     Update: {
       Key: { pk: statsDayPartition(companyId), sk: day },
       UpdateExpression: 'SET #type = :type, companyId = :company, #day = :day ADD leads :one',
       ExpressionAttributeNames: { '#type': 'type', '#day': 'day' },
-      ExpressionAttributeValues: { ':type': 'STATS_DAY', ':company': companyId, ':day': day, ':one': 1 },
+      ExpressionAttributeValues: { ':type': 'STATS_DAY', ':company': companyId, ':day': day, ':one': leads },
     },
   };
 };

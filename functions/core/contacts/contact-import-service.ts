@@ -332,7 +332,8 @@ const importChunk = async (i: ContactImport, first: number, rows: string[][]): P
         i.companyId,
         { name: r.name, number: r.number, email: r.email, isGroup: false, channel: 'whatsapp', whatsappId: null },
         [`wa#${r.number}`],
-        { id: idOf.get(r)!, importRef: refOf(r) },
+        // Counted with the chunk's record (leads and the contact count once per chunk).
+        { id: idOf.get(r)!, importRef: refOf(r), uncounted: true },
       );
       counts.created += 1;
     } catch (err) {
