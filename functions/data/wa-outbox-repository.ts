@@ -107,8 +107,13 @@ export const deleteOutboxItem = async (item: Pick<OutboxItem, 'companyId' | 'wha
   );
 };
 
-/** Records a failed attempt and when to try again. */
-export const deferOutboxItem = async (item: OutboxItem, notBefore: number): Promise<void> => {
+/** Records a failed attempt (or, with `spendAttempt: false`, a wait that is not one) and when to try again. */
+export const deferOutboxItem = async (
+  item: OutboxItem,
+  notBefore: number,
+  options: { spendAttempt?: boolean } = {},
+): Promise<void> => {
+  const attempts = options.spendAttempt === false ? item.attempts : item.attempts + 1;
   await mapDynamoErrors(() =>
     db().send(
       new UpdateCommand({
@@ -116,7 +121,7 @@ export const deferOutboxItem = async (item: OutboxItem, notBefore: number): Prom
         Key: { pk: outboxPartition(item.companyId, item.whatsappId), sk: item.sk },
         UpdateExpression: 'SET attempts = :attempts, notBefore = :nb',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':attempts': item.attempts + 1, ':nb': notBefore },
+        ExpressionAttributeValues: { ':attempts': attempts, ':nb': notBefore },
       }),
     ),
   ).catch(() => undefined);

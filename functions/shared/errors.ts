@@ -84,9 +84,14 @@ export class PayloadTooLarge extends DomainError {
 }
 
 export class TooManyRequests extends DomainError {
-  constructor(retryAfterSeconds: number, code = 'ERR_TOO_MANY_REQUESTS', message = 'Too many requests') {
+  constructor(
+    retryAfterSeconds: number,
+    code = 'ERR_TOO_MANY_REQUESTS',
+    message = 'Too many requests',
+    details: Record<string, unknown> = {},
+  ) {
     super(429, code, message, {
-      details: { retryAfter: retryAfterSeconds },
+      details: { ...details, retryAfter: retryAfterSeconds },
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   }

@@ -39,7 +39,8 @@ interface State {
   users: Map<string, { userId: string; pages: FakePage[] }>;
   media: Map<string, { bytes: Buffer; contentType: string }>;
   phones: Map<string, { token: string; display: string; name: string }>;
-  failures: { match: string; status: number; message: string; code: number }[];
+  /** `match` against the path, query and body; `times` left (absent: every later call). */
+  failures: { match: string; status: number; message: string; code: number; times?: number }[];
   calls: FakeGraphCall[];
 }
 
@@ -107,11 +108,14 @@ export const startFakeGraph = async (): Promise<{ url: string; stop: () => Promi
         ...(authorization ? { authorization } : {}),
         ...(body === undefined ? {} : { body }),
       });
-      const failure = state.failures.find((f) => `${path}?${url.searchParams}`.includes(f.match));
-      if (failure)
+      const target = `${path}?${url.searchParams} ${raw.toString('utf8')}`;
+      const failure = state.failures.find((f) => target.includes(f.match) && f.times !== 0);
+      if (failure) {
+        if (failure.times !== undefined) failure.times -= 1;
         return json(failure.status, {
           error: { message: failure.message, type: 'OAuthException', code: failure.code },
         });
+      }
       const bearer = authorization?.replace(/^Bearer /, '') ?? query.access_token;
 
       if (path === '/oauth/access_token') {
@@ -194,9 +198,12 @@ export const fakeGraph = (url: string) => {
     /** Registers a WhatsApp Cloud API phone number id that answers to `token`. */
     addPhoneNumber: (id: string, token: string, display: string, name: string) =>
       post('/__fake/phones', { id, token, display, name }),
-    /** Every later Graph call whose path and query contain `match` fails with Graph's error shape. */
-    failOn: (match: string, status: number, message: string, code = 100) =>
-      post('/__fake/failures', { match, status, message, code }),
+    /**
+     * Every later Graph call whose path, query or body contains `match` fails with Graph's error shape
+     * (only the next `times` such calls when given).
+     */
+    failOn: (match: string, status: number, message: string, code = 100, times?: number) =>
+      post('/__fake/failures', { match, status, message, code, ...(times === undefined ? {} : { times }) }),
     calls: async (contains: string): Promise<FakeGraphCall[]> =>
       (await fetch(`${url}/__fake/calls?contains=${encodeURIComponent(contains)}`)).json() as Promise<FakeGraphCall[]>,
   };

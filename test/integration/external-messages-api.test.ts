@@ -4,6 +4,7 @@ import { findContactIdsByIdentities } from '../../functions/data/contact-reposit
 import { listTicketMessages } from '../../functions/data/message-repository';
 import { listReceived } from '../../functions/data/simulator-phone-repository';
 import { getTicket } from '../../functions/data/ticket-repository';
+import { getGovernorState } from '../../functions/data/send-governor-repository';
 import { eventsUntil, someConnection, waitFor, waitForConnection } from '../helpers/connections';
 import { api, freshCompany, TINY_PNG, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets } from '../helpers/ws-client';
@@ -46,7 +47,16 @@ beforeAll(async () => {
   [t, other] = await Promise.all([freshCompany(), freshCompany()]);
   whatsappId = await connectedConnection('API');
   token = (await getConnection(t.company.id, whatsappId))!.token;
+  // No pacing between this file's sends, but for the governor's own tests below.
+  await setPacing(0);
 }, 90_000);
+
+const setPacing = async (messageInterval: number) => {
+  const res = await api(t.adminToken).post('/campaign-settings', {
+    settings: { messageInterval, longerIntervalAfter: 0 },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+};
 
 const suffix = () => String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
 const send = (bearer: string | undefined, body: unknown) =>
@@ -162,5 +172,64 @@ describe('the external messages API', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s === 400).length).toBeGreaterThanOrEqual(20);
     expect(answers.find((a) => a.status === 429)!.body).toEqual({ message: 'Too Many Requests' });
+  });
+
+  describe('through the connection’s send governor (decisions D117, D166)', () => {
+    it('a send before the pacing allows the next is a 429 with the wait and the reason, writing nothing', async () => {
+      await setPacing(10);
+      try {
+        const number = `5551${suffix()}4`.slice(0, 13);
+        const first = await send(token, { number, body: 'Primeira' });
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        const second = await send(token, { number, body: 'Segunda, cedo demais' });
+        expect(second.status).toBe(429);
+        expect(second.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(5);
+        expect(second.body).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS', details: { reason: 'paced' } });
+        const messages = await listTicketMessages(t.company.id, first.body.ticketId);
+        expect(messages.map((m) => m.body)).toEqual(['Primeira']);
+      } finally {
+        await setPacing(0);
+      }
+    });
+
+    it('WhatsApp rate-limiting a send pauses the connection’s automatic sends; the send goes once after', async () => {
+      // The previous test's last slot was taken with 10 s pacing: let it pass.
+      await waitFor(
+        () => getGovernorState(t.company.id, whatsappId),
+        (s) => s.nextAt <= Date.now(),
+        { timeoutMs: 20_000, what: 'the paced slot to pass' },
+      );
+      // The simulated WhatsApp answers rate-overlimit to the first try of a send to a number ending in 0429.
+      const limited = `5561${suffix()}`.slice(0, 9) + '0429';
+      const accepted = await send(token, { number: limited, body: 'Devagar' });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      const paused = await waitFor(
+        () => getGovernorState(t.company.id, whatsappId),
+        (s) => s.pausedUntil > Date.now(),
+        { timeoutMs: 20_000, what: 'the governor to pause the connection' },
+      );
+
+      // Meanwhile the API holds every send of the connection, saying why and until when.
+      const held = await send(token, { number: `5571${suffix()}5`.slice(0, 13), body: 'Durante a pausa' });
+      expect(held.status).toBe(429);
+      expect(held.body).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS', details: { reason: 'throttled' } });
+      expect(Date.parse(held.body.details.retryAt)).toBe(paused.pausedUntil);
+
+      // The refused send waits for the pause and then reaches the phone once, not failed.
+      const phone = await waitFor(
+        () => received(limited),
+        (m) => m.length === 1,
+        { timeoutMs: 60_000, what: 'the rate-limited send after the pause' },
+      );
+      expect(phone[0]).toMatchObject({ body: 'Devagar' });
+      const [stored] = await listTicketMessages(t.company.id, accepted.body.ticketId);
+      expect(stored!.ack).toBeGreaterThanOrEqual(1);
+      expect(Date.now()).toBeGreaterThanOrEqual(paused.pausedUntil);
+
+      // After the pause the API sends again.
+      const after = await send(token, { number: limited, body: 'Agora sim' });
+      expect(after.status, JSON.stringify(after.body)).toBe(200);
+    }, 150_000);
   });
 });

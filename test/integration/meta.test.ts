@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { createMetaConnection } from '../../functions/core/connections/meta-connections';
+import { reserveSendSlot } from '../../functions/core/outbound/send-governor';
 import { sendMetaMessage } from '../../functions/channels/meta/send-meta-message';
 import { metaSignature } from '../../functions/channels/meta/signature';
 import { decryptToken } from '../../functions/shared/token-cipher';
@@ -595,6 +596,28 @@ describe('sendMetaMessage', () => {
     const another = await outbound(t.companyId, t.ticket, 'A tempo');
     const inTime = new Date(Date.parse(t.ticket.lastInboundAt!) + 23 * 3600 * 1000);
     expect(await sendMetaMessage(another.send, inTime)).toMatchObject({ outcome: 'sent' });
+  });
+
+  it('Meta throttling is no refusal: the send is retried, the message keeps no error, automatic sends pause (D166)', async () => {
+    const t = await ticketFor();
+    const reply = await outbound(t.companyId, t.ticket, 'Devagar');
+    // Messenger's rate limit (code 80007) arrives as an HTTP 400, like a refusal would.
+    await graph.failOn(`"id":"${t.psid}"`, 400, '(#80007) There have been too many messages sent', 80007, 1);
+    await expect(sendMetaMessage(reply.send)).rejects.toMatchObject({ graphCode: 80007 });
+    const held = (await listTicketMessages(t.companyId, t.ticket.id)).find((m) => m.ulid === reply.ulid)!;
+    expect(held.ack).toBe(0);
+    expect(held.sendError).toBeUndefined();
+    const slot = await reserveSendSlot({
+      companyId: t.companyId,
+      whatsappId: t.facebook.id,
+      kind: 'api',
+      maxWaitMs: 5_000,
+    });
+    expect(slot).toMatchObject({ reason: 'throttled' });
+    expect((slot as { deferredUntil: Date }).deferredUntil.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    // The retry goes through once Meta takes it.
+    expect(await sendMetaMessage(reply.send)).toMatchObject({ outcome: 'sent' });
+    expect((await listTicketMessages(t.companyId, t.ticket.id)).find((m) => m.ulid === reply.ulid)?.ack).toBe(1);
   });
 
   it('the outbound job dispatches Meta channels to the Graph API', async () => {

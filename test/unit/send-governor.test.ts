@@ -104,3 +104,23 @@ describe('daily cap per connection', () => {
     expect(new Date(second.at).toISOString()).toBe('2026-11-26T03:00:00.000Z');
   });
 });
+
+describe('provider rate-limit pause (decisions D166)', () => {
+  it('no automatic send before pausedUntil, with the reason; the pause survives the slot taken after it', () => {
+    const r = rules({ messageInterval: 5, longerIntervalAfter: 0 }, false);
+    const paused: GovernorState = { ...EMPTY_GOVERNOR, pausedUntil: wednesday10h + 90_000, throttles: 2 };
+    const plan = planSlot(paused, r, wednesday10h);
+    expect(plan.at).toBe(wednesday10h + 90_000);
+    expect(plan.reason).toBe('throttled');
+    expect(plan.next).toMatchObject({ pausedUntil: wednesday10h + 90_000, throttles: 2, nextAt: plan.at + 5000 });
+    // Once the pause is over it no longer moves anything.
+    const after = planSlot(paused, r, wednesday10h + 120_000);
+    expect(after).toMatchObject({ at: wednesday10h + 120_000, reason: null });
+  });
+
+  it('pacing later than the pause keeps its own reason', () => {
+    const r = rules({ messageInterval: 5, longerIntervalAfter: 0 }, false);
+    const state: GovernorState = { ...EMPTY_GOVERNOR, nextAt: wednesday10h + 60_000, pausedUntil: wednesday10h + 1 };
+    expect(planSlot(state, r, wednesday10h)).toMatchObject({ at: wednesday10h + 60_000, reason: 'paced' });
+  });
+});

@@ -62,6 +62,17 @@ export class GraphError extends DomainError {
   }
 }
 
+/**
+ * Graph's "too fast" answers (decisions D166): HTTP 429, or the throttling codes Meta documents for the
+ * Graph API (4 app, 17 user, 32 page, 613 call rate), Messenger/Instagram (80007) and the WhatsApp Cloud API
+ * (130429 throughput, 131048 spam rate, 131056 pair rate) — Meta often sends them with HTTP 400.
+ */
+const GRAPH_THROTTLE_CODES: ReadonlySet<number> = new Set([4, 17, 32, 613, 80007, 130429, 131048, 131056]);
+
+export const isGraphThrottle = (err: unknown): err is GraphError =>
+  err instanceof GraphError &&
+  (err.graphStatus === 429 || (err.graphCode !== undefined && GRAPH_THROTTLE_CODES.has(err.graphCode)));
+
 /** Largest attachment we download from Meta (Messenger allows 25 MB; the Cloud API 100 MB for documents). */
 export const MAX_META_DOWNLOAD_BYTES = 25 * 1024 * 1024;
 const TIMEOUT_MS = 15_000;

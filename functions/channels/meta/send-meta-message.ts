@@ -7,7 +7,8 @@ import { presignedMediaUrl } from '../../data/media-store';
 import { getMetaCredentials } from '../../data/meta-repository';
 import { claimProviderRef, type StoredMessage } from '../../data/message-repository';
 import { getTicket } from '../../data/ticket-repository';
-import { GraphError, graphApi, type MetaOutgoing } from './graph-client';
+import { GraphError, graphApi, isGraphThrottle, type MetaOutgoing } from './graph-client';
+import { reportProviderThrottle } from '../../core/outbound/send-governor';
 import { decryptToken } from '../../shared/token-cipher';
 import { requireMetaSecret } from './webhook-service';
 
@@ -22,7 +23,8 @@ import { requireMetaSecret } from './webhook-service';
  * sends nothing); `refused` — for good, so the message shows the code instead of a clock: the 24-hour
  * reply window closed (ERR_META_WINDOW_CLOSED), the connection has no Meta login (ERR_META_NOT_CONNECTED),
  * or Meta refused the message itself (a 4xx: ERR_SENDING_WAPP_MSG). Other Graph failures (5xx, throttling,
- * unreachable) are thrown, so the job retries them.
+ * unreachable) are thrown, so the job retries them; throttling also pauses the connection's automatic sends
+ * in the send governor (decisions D166).
  */
 export type MetaSendOutcome =
   { outcome: 'sent'; providerMessageId: string } | { outcome: 'skipped' } | { outcome: 'refused'; code: string };
@@ -70,6 +72,11 @@ export const sendMetaMessage = async (send: OutboundSend, now = new Date()): Pro
         ? await graph.sendCloudMessage(credentials.externalId, token, send.chatId, outgoing)
         : await graph.sendPageMessage(token, send.chatId, outgoing);
   } catch (err) {
+    // Too fast: not this message's fault. Pause the connection's automatic sends; the job retries this one.
+    if (isGraphThrottle(err)) {
+      await reportProviderThrottle(send.companyId, send.whatsappId);
+      throw err;
+    }
     // Meta refused this message (bad recipient, blocked, policy): no retry changes that.
     if (err instanceof GraphError && err.status === 400) return refuse(send, 'ERR_SENDING_WAPP_MSG');
     throw err;

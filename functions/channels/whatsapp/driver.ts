@@ -100,6 +100,19 @@ export interface OutboundMessage {
   quoted?: { providerMessageId: string; fromMe: boolean; body?: string; participant?: string };
 }
 
+/**
+ * WhatsApp's "too fast" (decisions D166): its servers answer `<error code="429" text="rate-overlimit">`,
+ * which Baileys throws as a Boom whose `data` is 429; the simulator throws the same shape.
+ */
+export const isWhatsAppRateLimit = (err: unknown): boolean => {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { data?: unknown; message?: unknown; output?: { statusCode?: unknown } };
+  return e.data === 429 || e.output?.statusCode === 429 || e.message === 'rate-overlimit';
+};
+
+/** The error a simulated WhatsApp throws for a rate-limited send: the shape Baileys gives. */
+export const rateOverlimitError = (): Error => Object.assign(new Error('rate-overlimit'), { data: 429 });
+
 export interface Session {
   /** Logs this device out at the provider (the phone forgets it), then ends the session. Best effort. */
   logout: () => Promise<void>;
@@ -109,7 +122,8 @@ export interface Session {
   scan?: (phoneNumber: string) => void;
   /**
    * Sends a message with the provider id chosen before (D34) and answers once the provider took it (ack
-   * 1). Throws when it could not be sent; a retry uses the same id.
+   * 1). Throws when it could not be sent; a retry uses the same id. A provider rate-limit throws an error
+   * `isWhatsAppRateLimit` recognises (decisions D166).
    */
   send?: (message: OutboundMessage) => Promise<{ providerMessageId: string }>;
   /** The phone simulator's customer acting (simulator driver only; decisions D41). */

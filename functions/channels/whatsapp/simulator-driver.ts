@@ -11,6 +11,7 @@ import {
   type ReceivedMessage,
 } from '../../data/simulator-phone-repository';
 import type { InboundEventInput } from '../inbound';
+import { rateOverlimitError } from './driver';
 import type {
   HistoryMessage,
   OutboundMessage,
@@ -164,6 +165,9 @@ const historyMessageOf = (context: SessionContext, entry: PhoneHistoryEntry, ind
 export const isSimulatedWhatsAppNumber = (number: string): boolean =>
   /^\d{8,15}$/.test(number) && !number.endsWith('0000');
 
+/** Sends to these chats are rate-limited on their first try by the simulated WhatsApp (decisions D166). */
+export const isRateLimitedNumber = (chatId: string): boolean => chatId.split('@')[0]!.endsWith('0429');
+
 /** The chat a simulated customer writes in: their own (`<number>@s.whatsapp.net`) or a group's. */
 export const simulatedChatId = (customer: SimulatedCustomer): string =>
   customer.group ? `${customer.group.id}@g.us` : `${customer.number}@s.whatsapp.net`;
@@ -228,6 +232,8 @@ class SimulatedSession implements Session {
   private shown = 0;
   private connected = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Sends already refused once as rate-limited (by provider message id). */
+  private readonly throttled = new Set<string>();
 
   constructor(
     private readonly auth: SessionAuthState,
@@ -327,6 +333,12 @@ class SimulatedSession implements Session {
     if (!this.connected || this.ended) throw new Error('the simulated phone is not connected');
     const { companyId, whatsappId } = this.context;
     const c = message.content;
+    // The simulated WhatsApp rate-limits the first try of each send to a number ending in 0429, so tests and
+    // demos can show the send governor's pause (decisions D166).
+    if (isRateLimitedNumber(message.chatId) && !this.throttled.has(message.providerMessageId)) {
+      this.throttled.add(message.providerMessageId);
+      throw rateOverlimitError();
+    }
     if ((c.type === 'edit' || c.type === 'delete') && this.options.phone.change) {
       // The customer's phone shows the earlier message edited or deleted (once per change id).
       await this.options.phone.change(companyId, whatsappId, {

@@ -54,6 +54,8 @@ import type {
   SimulatorAction,
   WhatsAppDriver,
 } from './driver';
+import { isWhatsAppRateLimit } from './driver';
+import { reportProviderThrottle } from '../../core/outbound/send-governor';
 import { WorkerLease } from './lease';
 import { createSimulatorDriver, simulatedPhoneNumber } from './simulator-driver';
 import { companyTimeZone } from '../../core/settings/company-settings';
@@ -777,6 +779,18 @@ class Worker implements WhatsAppWorker {
       const message = await this.outboundMessage(send, plan.message, plan.quoted);
       await session.send(message);
     } catch (err) {
+      if (isWhatsAppRateLimit(err)) {
+        // Too fast for WhatsApp: not this message's fault, so no attempt is spent. The connection's automatic
+        // sends pause in the governor, and this one waits for the same pause (decisions D166).
+        const until = await reportProviderThrottle(send.companyId, send.whatsappId);
+        logger.warn('send rate-limited; it waits for the pause', {
+          key: live.key,
+          messageId: send.messageId,
+          until: until.toISOString(),
+        });
+        await deferOutboxItem(item, until.getTime(), { spendAttempt: false });
+        return false;
+      }
       if (item.attempts + 1 >= this.sendRetry.attempts) {
         logger.error('send failed for good', { key: live.key, messageId: send.messageId, ...errorFields(err) });
         await failSend(send);

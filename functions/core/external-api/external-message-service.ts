@@ -13,12 +13,13 @@ import { listQueues } from '../../data/queue-repository';
 import { ReadScope } from '../../data/read-scope';
 import { createTicket, getOpenTicketId, getTicket, OtherOpenTicket, type Ticket } from '../../data/ticket-repository';
 import { getUser } from '../../data/user-repository';
-import { Conflict, Forbidden, Unauthorized, ValidationError } from '../../shared/errors';
+import { Conflict, Forbidden, TooManyRequests, Unauthorized, ValidationError } from '../../shared/errors';
 import { isCompanyInactive, isSubscriptionExpired, planFlagsOf } from '../auth/request-context';
 import { detectAttachmentType, safeFileName } from '../media/attachments';
 import { preparedUlid, writeIntegrationMessage, type Outgoing } from '../messages/message-service';
 import { announceContact } from '../contacts/contact-service';
 import { publishTicketChange } from '../tickets/ticket-events';
+import { prepareSlots, reserveSendSlot, waitForSlot } from '../outbound/send-governor';
 
 /**
  * The external messages API (administration spec "External messages API", §5, §7; data-model §3.12;
@@ -151,12 +152,45 @@ const ticketOf = async (
   throw new Conflict('ERR_CREATING_TICKET', 'Could not open a ticket for the contact');
 };
 
+/** How long a call waits for its send slots before it is answered 429 instead (decisions D166). */
+export const API_SLOT_WAIT_MS = 5_000;
+
 /**
- * The one place the external API sends (decisions D123): every message of a request passes here, so
- * routing it through the per-connection send governor is a change to this function only.
+ * The connection's send governor (DESIGN §10; decisions D117, D166) for a request's `count` messages: all
+ * their slots are taken before anything is written, so a request is sent whole or refused whole. Refused:
+ * 400 ERR_WAPP_NOT_INITIALIZED when the connection is not connected; 429 with Retry-After and the reason
+ * (`paced`, `daily-cap`, `throttled`) when the slots are further away than API_SLOT_WAIT_MS. Answers the
+ * slot times, one per message, for `dispatch` to wait for.
  */
-const dispatch = async (target: Target, out: Outgoing, prepared?: { ulid: string; seed: string }) =>
-  writeIntegrationMessage(target.companyId, target.userId, target.ticket, target.contact, out, prepared);
+const takeSlots = async (connection: Connection, count: number): Promise<Date[]> => {
+  const { companyId, id: whatsappId } = connection;
+  const prepared = await prepareSlots(companyId, whatsappId, 'api');
+  // Not connected now: accepted like an attendant's message, it waits in the connection's outbox and goes
+  // out when the connection is back (the governor's disconnect pause, without a slot to hold).
+  if (!prepared.connected) return Array.from({ length: count }, () => new Date());
+  const slots: Date[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const slot = await reserveSendSlot({ companyId, whatsappId, kind: 'api', maxWaitMs: API_SLOT_WAIT_MS, prepared });
+    if ('deferredUntil' in slot) {
+      const seconds = Math.max(1, Math.ceil((slot.deferredUntil.getTime() - Date.now()) / 1000));
+      throw new TooManyRequests(seconds, 'ERR_TOO_MANY_REQUESTS', `The connection's sends are held (${slot.reason})`, {
+        reason: slot.reason,
+        retryAt: slot.deferredUntil.toISOString(),
+      });
+    }
+    slots.push(slot.at);
+  }
+  return slots;
+};
+
+/**
+ * The one place the external API sends (decisions D123): every message of a request passes here, at the
+ * send-governor slot `takeSlots` took for it.
+ */
+const dispatch = async (target: Target, out: Outgoing, slot: Date, prepared?: { ulid: string; seed: string }) => {
+  await waitForSlot(slot);
+  return writeIntegrationMessage(target.companyId, target.userId, target.ticket, target.contact, out, prepared);
+};
 
 /** POST /api/messages/send (JSON text or multipart `medias`): checks, finds the ticket, sends. */
 export const sendExternalMessage = async (
@@ -166,12 +200,13 @@ export const sendExternalMessage = async (
   const connection = await connectionOfToken(token);
   const { companyId } = connection;
   await checkInput(companyId, input);
+  const slots = await takeSlots(connection, Math.max(1, input.medias.length));
   const contact = await contactOf(companyId, connection.id, input.number);
   let ticket = await ticketOf(connection, contact, input);
   const target = (): Target => ({ companyId, connection, ticket, contact, userId: input.userId ?? null });
   const ids: string[] = [];
   if (input.medias.length === 0) {
-    ids.push((await dispatch(target(), { body: input.body.trim(), isPrivate: false })).id);
+    ids.push((await dispatch(target(), { body: input.body.trim(), isPrivate: false }, slots[0]!)).id);
   }
   for (const [i, file] of input.medias.entries()) {
     const prepared = preparedUlid(ticket);
@@ -187,6 +222,7 @@ export const sendExternalMessage = async (
           isPrivate: false,
           media: { key, mimetype: contentType, filename: name, size: file.bytes.length },
         },
+        slots[i]!,
         prepared,
       );
       ids.push(sent.id);

@@ -1,6 +1,12 @@
 import { getConnection } from '../../data/connection-repository';
 import { ReadScope } from '../../data/read-scope';
-import { getGovernorState, saveGovernorState, type GovernorState } from '../../data/send-governor-repository';
+import {
+  getGovernorState,
+  saveGovernorState,
+  savePause,
+  type GovernorState,
+} from '../../data/send-governor-repository';
+import { logger } from '../../shared/logger';
 import { CHANGED_OR_BUSY, withRetry } from '../../shared/retry';
 import { companyTimeZone } from '../settings/company-settings';
 import { minutesOf, readCampaignSettings } from './campaign-settings';
@@ -21,12 +27,14 @@ import { addDays, instantOf, wallOf } from './zoned-time';
  *   (campaigns and flows; a schedule and an API call already name their time);
  * - `dailyLimit` sends per connection per local day;
  * - a connection that is not CONNECTED pauses everything: `deferredUntil` now + PAUSE_RETRY_MS, so the
- *   caller retries by itself and resumes once the connection is back.
+ *   caller retries by itself and resumes once the connection is back;
+ * - a provider that rate-limited the connection (`reportProviderThrottle`, decisions D166) pauses every
+ *   automatic send until its back-off ends; it resumes by itself.
  * The state is one item per connection written with a condition on its version, so two reservers never
  * share a slot (the loser re-reads and takes the next one).
  */
 export type SendKind = 'campaign' | 'schedule' | 'flow' | 'api';
-export type DeferReason = 'disconnected' | 'outside-hours' | 'daily-cap' | 'paced';
+export type DeferReason = 'disconnected' | 'outside-hours' | 'daily-cap' | 'paced' | 'throttled';
 
 export const PAUSE_RETRY_MS = 60_000;
 /**
@@ -108,6 +116,10 @@ export const planSlot = (state: GovernorState, rules: GovernorRules, now: number
   let reason: DeferReason | null = null;
   let t = Math.max(now, state.nextAt);
   if (t > now) reason = 'paced';
+  if (state.pausedUntil > t) {
+    t = state.pausedUntil;
+    reason = 'throttled';
+  }
   // An idle spell as long as the longer pause counts as that pause: the streak restarts.
   const idle = state.nextAt === 0 || now - state.nextAt >= settings.greaterInterval * 1000;
   let streak = idle ? 0 : state.streak;
@@ -137,7 +149,14 @@ export const planSlot = (state: GovernorState, rules: GovernorRules, now: number
   return {
     at: t,
     reason,
-    next: { nextAt: t + gapSeconds * 1000, streak: longer ? 0 : streak, day, dayCount: count + 1 },
+    next: {
+      nextAt: t + gapSeconds * 1000,
+      streak: longer ? 0 : streak,
+      day,
+      dayCount: count + 1,
+      pausedUntil: state.pausedUntil,
+      throttles: state.throttles,
+    },
   };
 };
 
@@ -179,3 +198,38 @@ export const waitForSlot = async (at: Date): Promise<void> => {
   const ms = at.getTime() - Date.now();
   if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
 };
+
+/** The first pause after a provider's rate-limit, doubled per spell that follows closely, capped. */
+export const THROTTLE_PAUSE_MS = { first: 30_000, max: 15 * 60_000 } as const;
+
+/**
+ * A provider said "too fast" for this connection (WhatsApp's rate-overlimit, the Graph API's throttling
+ * codes; decisions D166): every automatic send of the connection pauses — `reserveSendSlot` answers
+ * `{deferredUntil, reason: 'throttled'}` — until the pause ends, and resumes by itself. A report during a
+ * pause changes nothing (the other chats' sends that were already on their way are refused too); a report
+ * less than 15 min after the last pause ended doubles it (30 s, 1 min, 2 min, … at most 15 min); the
+ * provider's Retry-After, when it gives one, wins. Human replies are not governed; the send that was
+ * refused is retried by its own caller. Answers the end of the pause.
+ */
+export const reportProviderThrottle = async (
+  companyId: number,
+  whatsappId: number,
+  options: { retryAfterMs?: number; now?: Date } = {},
+): Promise<Date> =>
+  withRetry({ ...CHANGED_OR_BUSY, attempts: 20 }, async () => {
+    const now = (options.now ?? new Date()).getTime();
+    const state = await getGovernorState(companyId, whatsappId);
+    if (state.pausedUntil > now) return new Date(state.pausedUntil);
+    const closeToLast = state.pausedUntil > 0 && now - state.pausedUntil < THROTTLE_PAUSE_MS.max;
+    const throttles = closeToLast ? state.throttles + 1 : 1;
+    const backOff = Math.min(THROTTLE_PAUSE_MS.max, THROTTLE_PAUSE_MS.first * 2 ** (throttles - 1));
+    const until = now + (options.retryAfterMs ?? backOff);
+    await savePause(companyId, whatsappId, state, { until, throttles });
+    logger.warn('provider rate-limited the connection: automatic sends paused', {
+      companyId,
+      whatsappId,
+      until: new Date(until).toISOString(),
+      throttles,
+    });
+    return new Date(until);
+  });

@@ -87,6 +87,28 @@ describe('messages API page', () => {
     expect(localStorage.getItem('token')).toBe('token-1');
   });
 
+  it('a send the connection’s governor holds says how long to wait (decisions D166)', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          error: 'ERR_TOO_MANY_REQUESTS',
+          message: "The connection's sends are held (paced)",
+          details: { reason: 'paced', retryAfter: 17 },
+        }),
+        { status: 429, headers: { 'retry-after': '17' } },
+      ),
+    );
+    const { wrapper } = await openPage();
+    await screen.findByRole('heading', { name: 'Testar mensagem de texto' }, { timeout: 15_000 });
+    typeInto(wrapper, 'Token', 'AbCdEfGhIjKlMnOpQrStUvWxYz0123');
+    typeInto(wrapper, 'Número', '5511999990000');
+    typeMessage(wrapper, 'Olá!');
+    act(() => fireEvent.click(forms()[0]!));
+    await waitFor(() =>
+      expect(toastTexts(wrapper)).toContain('Não foi possível enviar: aguarde 17 s e envie novamente'),
+    );
+  });
+
   it('without the plan’s useExternalApi: the spec’s error instead of the page', async () => {
     const { wrapper } = await openPage(fullPlan({ useExternalApi: false }));
     await waitFor(

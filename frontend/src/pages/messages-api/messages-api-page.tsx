@@ -166,12 +166,16 @@ export function MessagesApiPage() {
       notifications.notify('success', t('messagesApi.sent'));
       return;
     }
-    const error = result.body as { message?: string; fields?: { field: string; reason: string }[] } | undefined;
+    const error = result.body as
+      { message?: string; fields?: { field: string; reason: string }[]; details?: { retryAfter?: number } } | undefined;
+    const retryAfter = error?.details?.retryAfter;
     const reason =
       result.status === 401
         ? t('messagesApi.badToken')
         : result.status === 429
-          ? t('messagesApi.throttled')
+          ? retryAfter === undefined
+            ? t('messagesApi.throttled')
+            : t('messagesApi.throttledFor', { seconds: retryAfter })
           : (error?.fields?.map((f) => `${f.field}: ${f.reason}`).join('; ') ??
             error?.message ??
             String(result.status));
@@ -202,6 +206,7 @@ export function MessagesApiPage() {
           )}
           <Box>{t('messagesApi.docs.number')}</Box>
           <Box>{t('messagesApi.docs.optional')}</Box>
+          <Box>{t('messagesApi.docs.pacing')}</Box>
         </SpaceBetween>
       </Container>
       <Container header={<Header variant="h2">{t('messagesApi.tokens.title')}</Header>}>
