@@ -9,19 +9,20 @@ import {
   type SendOutcome,
 } from '../../functions/core/campaigns/campaign-dispatch';
 import { getCampaign, getShipment } from '../../functions/data/campaign-repository';
-import { getConnection } from '../../functions/data/connection-repository';
-import {
-  contactListCountMove,
-  createContactList,
-  putImportedItem,
-  setItemWhatsappValid,
-} from '../../functions/data/contact-list-repository';
-import { nextId } from '../../functions/data/counter-repository';
-import { listReceived, type ReceivedMessage } from '../../functions/data/simulator-phone-repository';
-import { transactWrite } from '../../functions/data/transactions';
-import { eventsUntil, waitFor, waitForConnection, type SocketEvent } from '../helpers/connections';
+import { setItemWhatsappValid } from '../../functions/data/contact-list-repository';
+import { eventsUntil, waitFor, type SocketEvent } from '../helpers/connections';
 import { api, channelPlan, freshCompany, TINY_PNG, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets } from '../helpers/ws-client';
+import {
+  allReceived,
+  campaignOf,
+  connectedConnection,
+  customerNumber,
+  listWith,
+  numberOf,
+  setUp,
+  untilStatus,
+} from '../helpers/campaign-world';
 
 /**
  * Campaigns (issue 16 items 3, 4 and 11; decisions D133–D136), through the local cloud and the simulated
@@ -32,90 +33,6 @@ import { connectSocket, openSockets } from '../helpers/ws-client';
  */
 let t: TestCompany;
 let whatsappId: number;
-
-const suffix = () => String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
-const customerNumber = () => `55119${suffix()}`;
-
-/** A zone where it is about noon now, so the campaigns' office hours (08:00–19:00) are open. */
-const noonZone = (): string => {
-  const offset = 12 - new Date().getUTCHours();
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-};
-
-const connectedConnection = async (c: TestCompany, name: string): Promise<number> => {
-  const created = await api(c.adminToken).post('/whatsapp', { name });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const id = created.body.id as number;
-  await waitForConnection(c.company.id, id, (x) => x?.status === 'qrcode', { timeoutMs: 40_000 });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const current = await getConnection(c.company.id, id);
-    if (current?.status === 'CONNECTED') return id;
-    if (current?.status === 'qrcode') await api(c.adminToken).post(`/simulator/${id}/scan`);
-    if (Date.now() > deadline) throw new Error(`connection ${id} did not connect; last ${current?.status}`);
-    await waitForConnection(c.company.id, id, (x) => x?.status === 'CONNECTED', { timeoutMs: 4_000 }).catch(
-      () => undefined,
-    );
-  }
-};
-
-/** Campaign pacing, hours and days for company `c` (every day, 08:00–19:00, in a zone where it is noon). */
-const setUp = async (c: TestCompany, settings: Record<string, unknown>) => {
-  const zone = await api(c.adminToken).put('/companySettings', { column: 'timezone', data: noonZone() });
-  expect(zone.status, JSON.stringify(zone.body)).toBe(200);
-  const saved = await api(c.adminToken).post('/campaign-settings', {
-    settings: { sabado: true, domingo: true, startHour: '08:00', endHour: '19:00', ...settings },
-  });
-  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-};
-
-/** A contact list with these rows, written as an import would (one Put each, the count once). */
-const listWith = async (c: TestCompany, rows: { name: string; number: string; email?: string }[]) => {
-  const list = await createContactList(c.company.id, `Lista ${randomUUID().slice(0, 6)}`);
-  const first = (await nextId(c.company.id, 'contactListItem', rows.length)) - rows.length + 1;
-  for (let i = 0; i < rows.length; i += 25) {
-    await Promise.all(
-      rows
-        .slice(i, i + 25)
-        .map((r, j) =>
-          putImportedItem(
-            c.company.id,
-            { contactListId: list.id, name: r.name, number: r.number, email: r.email ?? '' },
-            first + i + j,
-          ),
-        ),
-    );
-  }
-  await transactWrite([contactListCountMove(c.company.id, list.id, rows.length)]);
-  return list;
-};
-
-/** Every message the connection's simulated phones received, oldest first. */
-const allReceived = async (c: TestCompany, connectionId: number): Promise<ReceivedMessage[]> => {
-  const all: ReceivedMessage[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await listReceived(c.company.id, connectionId, { limit: 500, ...(after ? { after } : {}) });
-    all.push(...page.messages);
-    if (!page.hasMore || page.messages.length === 0) return all;
-    after = page.messages[page.messages.length - 1]!.sk;
-  }
-};
-
-const numberOf = (m: ReceivedMessage) => m.chatId.split('@')[0]!;
-
-const campaignOf = async (c: TestCompany, id: number): Promise<CampaignView> => {
-  const res = await api(c.adminToken).get(`/campaigns/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as CampaignView;
-};
-
-const untilStatus = (c: TestCompany, id: number, status: string, timeoutMs = 180_000) =>
-  waitFor(
-    () => campaignOf(c, id),
-    (v) => v.status === status,
-    { what: `campaign ${id} ${status}`, timeoutMs, intervalMs: 500 },
-  );
 
 beforeAll(async () => {
   t = await freshCompany();

@@ -779,6 +779,9 @@ class Worker implements WhatsAppWorker {
       const message = await this.outboundMessage(send, plan.message, plan.quoted);
       await session.send(message);
     } catch (err) {
+      // The session went away under the send (this worker killed, the connection lost): not the message's
+      // fault, so no attempt is spent; the item stays in the outbox for the next session or holder.
+      if (!live.open || live.closed || !this.running) return false;
       if (isWhatsAppRateLimit(err)) {
         // Too fast for WhatsApp: not this message's fault, so no attempt is spent. The connection's automatic
         // sends pause in the governor, and this one waits for the same pause (decisions D166).

@@ -597,12 +597,22 @@ const progress = async (companyId: number, id: number): Promise<void> => {
   }
 };
 
+/**
+ * The points of a send where a crash leaves something behind: the claim taken; the ticket remembered on it;
+ * the message posted; the shipment recorded. Tests pass `at` to die there (a Lambda killed mid-way).
+ */
+export type SendPoint = 'claimed' | 'ticket' | 'posted' | 'recorded';
+export interface SendHooks {
+  at?: (point: SendPoint) => void;
+}
+
 /** A shipment's first send (the `campaign` queue's `send` message). */
 export const sendShipment = async (
   companyId: number,
   campaignId: number,
   number: string,
   now = new Date(),
+  hooks: SendHooks = {},
 ): Promise<SendOutcome> => {
   const c = await getCampaign(companyId, campaignId);
   if (!c) return 'gone';
@@ -610,7 +620,13 @@ export const sendShipment = async (
   const token = randomUUID();
   const stale = new Date(now.getTime() - SEND_LEASE_MS).toISOString();
   const s = await claimShipment(companyId, campaignId, number, token, now.toISOString(), stale);
-  if (!s) return 'duplicate';
+  if (!s) {
+    // Done already — maybe by a run that recorded the last shipment and died before finishing the
+    // campaign: its redelivery finishes it, or the campaign would stay EM_ANDAMENTO.
+    if (c.phase === 'sent' && c.done >= c.validContacts) await finishIfDone(companyId, campaignId);
+    return 'duplicate';
+  }
+  hooks.at?.('claimed');
   const held = { condition: '#claimToken = :token', values: { ':token': token } };
 
   const fail = async (reason: string): Promise<SendOutcome> => {
@@ -640,6 +656,7 @@ export const sendShipment = async (
     ]);
     if (!remembered) return 'duplicate';
   }
+  hooks.at?.('ticket');
 
   const settings = await readCampaignSettings(companyId);
   const person = { name: s.name || contact.name, email: s.email || contact.email, number: s.number };
@@ -649,6 +666,7 @@ export const sendShipment = async (
   const key = `campaign:${campaignId}:${s.number}:${asking ? 'confirmation' : 'message'}`;
   const providerId = await post(c, ticket, contact, text, key, !asking);
   if (!providerId) return fail('Não foi possível enviar a mensagem por esta conexão');
+  hooks.at?.('posted');
   if (closeAfter && !asking) await closeCarrier(ticket, contact);
 
   const at = new Date().toISOString();
@@ -673,6 +691,7 @@ export const sendShipment = async (
     }),
   ]);
   if (!ok) return 'duplicate';
+  hooks.at?.('recorded');
   await progress(companyId, campaignId);
   return asking ? 'requested' : 'delivered';
 };
