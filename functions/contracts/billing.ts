@@ -6,18 +6,10 @@ import * as z from 'zod';
  * Shared by functions/core/billing, functions/core/plans and frontend/src/api/billing.ts.
  */
 
-/** The recurrences and the months each adds to the due date (core §9, administration §4). */
-export const RECURRENCE_MONTHS = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 } as const;
-export type RecurrenceName = keyof typeof RECURRENCE_MONTHS;
+import { CUSTOM_PLAN } from './billing-rules';
 
-/** Custom plan pricing (core §9, administration §9): base 49 BRL a month, +11 per extra user, +20 per extra connection. */
-export const CUSTOM_PLAN = { base: 49, perUser: 11, perConnection: 20, minUsers: 3, minConnections: 3 } as const;
-
-/** The custom plan's monthly price for counters that cannot go below 3. */
-export const customPlanPrice = (users: number, connections: number): number =>
-  CUSTOM_PLAN.base +
-  CUSTOM_PLAN.perUser * Math.max(0, users - CUSTOM_PLAN.minUsers) +
-  CUSTOM_PLAN.perConnection * Math.max(0, connections - CUSTOM_PLAN.minConnections);
+export { CUSTOM_PLAN, customPlanPrice, RECURRENCE_MONTHS, type RecurrenceName } from './billing-rules';
+import type { RecurrenceName } from './billing-rules';
 
 const flag = z.boolean({ error: 'Deve ser verdadeiro ou falso' }).default(true);
 const count = (label: string) =>

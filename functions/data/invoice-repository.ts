@@ -144,9 +144,11 @@ export const dueRenewals = async (day: string): Promise<number[]> =>
 export const createPeriodInvoice = async (
   c: Company,
   input: Pick<Invoice, 'detail' | 'users' | 'connections' | 'queues' | 'value' | 'planId' | 'recurrence'>,
+  /** Another period than the company's due date (tests, an owner's manual invoice): the timer is left alone. */
+  period = c.dueDate,
 ): Promise<Invoice | null> => {
   const existing = await mapDynamoErrors(() =>
-    db().send(new GetCommand({ TableName: tableName(), Key: periodKeys(c.id, c.dueDate), ConsistentRead: true })),
+    db().send(new GetCommand({ TableName: tableName(), Key: periodKeys(c.id, period), ConsistentRead: true })),
   );
   const disarm = {
     Update: {
@@ -156,8 +158,9 @@ export const createPeriodInvoice = async (
       ExpressionAttributeValues: { ':due': c.dueDate },
     },
   };
+  const ownPeriod = period === c.dueDate;
   if (existing.Item) {
-    await transactWrite([disarm], () => new Conflict());
+    if (ownPeriod) await transactWrite([disarm], () => new Conflict());
     return null;
   }
   const id = await nextId(null, 'invoice');
@@ -166,7 +169,7 @@ export const createPeriodInvoice = async (
     ...input,
     id,
     companyId: c.id,
-    dueDate: c.dueDate,
+    dueDate: period,
     status: 'open',
     createdAt: now,
     updatedAt: now,
@@ -185,7 +188,7 @@ export const createPeriodInvoice = async (
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      disarm,
+      ...(ownPeriod ? [disarm] : []),
     ],
     () => new Conflict(),
   );
