@@ -178,7 +178,7 @@ export const createPeriodInvoice = async (
     [
       {
         Put: {
-          Item: { ...periodKeys(c.id, c.dueDate), invoiceId: id },
+          Item: { ...periodKeys(c.id, period), invoiceId: id },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

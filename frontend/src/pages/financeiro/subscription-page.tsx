@@ -1,3 +1,4 @@
+import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Container from '@cloudscape-design/components/container';
 import ContentLayout from '@cloudscape-design/components/content-layout';
@@ -44,14 +45,14 @@ function Subscription() {
           <FormField label={t('billing.subscription.email')}>
             <Input readOnly ariaLabel={t('billing.subscription.email')} value={user.email} />
           </FormField>
-          <Button
-            variant="primary"
-            disabled={!toPay}
-            disabledReason={invoices.status === 'ready' ? t('billing.subscription.nothingToPay') : undefined}
-            onClick={() => setOpen(true)}
-          >
-            {t('billing.subscription.subscribe')}
-          </Button>
+          <SpaceBetween size="xs">
+            <Button variant="primary" disabled={!toPay} onClick={() => setOpen(true)}>
+              {t('billing.subscription.subscribe')}
+            </Button>
+            {invoices.status === 'ready' && !toPay && (
+              <Box color="text-body-secondary">{t('billing.subscription.nothingToPay')}</Box>
+            )}
+          </SpaceBetween>
         </SpaceBetween>
       </Container>
       {open && toPay && <CheckoutDialog invoice={toPay} onDismiss={() => setOpen(false)} />}
