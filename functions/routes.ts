@@ -31,6 +31,7 @@ export const AREAS = [
   'chats',
   'announcements',
   'helps',
+  'billing',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -905,6 +906,31 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/helps', area: 'helps', handler: 'create-help', auth: 'super' },
   { method: 'PUT', path: '/helps/{id}', area: 'helps', handler: 'update-help', auth: 'super' },
   { method: 'DELETE', path: '/helps/{id}', area: 'helps', handler: 'delete-help', auth: 'super' },
+
+  // Plans, invoices and checkout (administration §7; decisions D151–D153). The owner manages plans; a
+  // company's admins see and pay its invoices, also when its subscription expired (allowExpired). Payment
+  // webhooks are public and verified by the provider's adapter.
+  { method: 'GET', path: '/plans/all', area: 'billing', handler: 'list-all-plans', auth: 'super' },
+  { method: 'POST', path: '/plans', area: 'billing', handler: 'create-plan', auth: 'super' },
+  { method: 'PUT', path: '/plans/{id}', area: 'billing', handler: 'update-plan', auth: 'super' },
+  { method: 'DELETE', path: '/plans/{id}', area: 'billing', handler: 'delete-plan', auth: 'super' },
+  {
+    method: 'GET',
+    path: '/invoices/all',
+    area: 'billing',
+    handler: 'list-invoices',
+    auth: 'admin',
+    allowExpired: true,
+  },
+  { method: 'POST', path: '/subscription', area: 'billing', handler: 'subscribe', auth: 'admin', allowExpired: true },
+  {
+    method: 'POST',
+    path: '/webhooks/efi',
+    area: 'billing',
+    handler: 'receive-efi-webhook',
+    auth: 'public',
+    allowExpired: true,
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -32,8 +32,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: 'financeiro', titleKey: 'menu.financeiro' },
-  { path: 'subscription', titleKey: 'menu.subscription' },
   { path: 'companies', titleKey: 'menu.companies' },
 ];
 
@@ -91,6 +89,14 @@ export const routes: RouteObject[] = [
           {
             index: true,
             lazy: async () => ({ Component: (await import('./pages/dashboard/dashboard-page')).DashboardPage }),
+          },
+          {
+            path: 'financeiro',
+            lazy: async () => ({ Component: (await import('./pages/financeiro/financeiro-page')).FinanceiroPage }),
+          },
+          {
+            path: 'subscription',
+            lazy: async () => ({ Component: (await import('./pages/financeiro/subscription-page')).SubscriptionPage }),
           },
           {
             path: 'reports',

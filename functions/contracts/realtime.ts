@@ -50,6 +50,8 @@ export const COMPANY_CHANNELS = {
    * `company-{id}-chat-{chatId}` (one chat's pane: `newMessage`), only ever to the chat's members.
    */
   chat: ['create', 'update', 'delete', 'new-message'],
+  /** A paid invoice (administration §7; decisions D153): `CONCLUIDA` with `company: {id, dueDate}`. */
+  payment: ['CONCLUIDA'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

@@ -2,6 +2,7 @@ import { Conflict } from '../shared/errors';
 import { transactWrite } from './transactions';
 import { companyIndexKeys, companyKeys, type Company } from './company-repository';
 import { nextId } from './counter-repository';
+import { renewalIndexKeys } from './invoice-repository';
 import { emailKeys, USER_DEFAULTS, userIndexKeys, userKeys, userUsageKeys, type User } from './user-repository';
 
 /**
@@ -31,7 +32,13 @@ export const createCompanyWithAdmin = async (
     [
       {
         Put: {
-          Item: { ...companyKeys(companyId), ...companyIndexKeys(company), ...company },
+          // The renewal timer (data-model §2.29): the billing tick makes the trial's invoice (D152).
+          Item: {
+            ...companyKeys(companyId),
+            ...companyIndexKeys(company),
+            ...renewalIndexKeys(companyId, company.dueDate),
+            ...company,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

@@ -100,4 +100,12 @@ export const TICKS: readonly TickDefinition[] = [
     timeoutSeconds: 60,
     description: 'Flow runs whose timer or expiry came due (D139): the backstop of their SQS timers',
   },
+  {
+    name: 'billing',
+    entry: 'functions/jobs/ticks/billing.ts',
+    everyMinutes: 1,
+    timeoutSeconds: 60,
+    description:
+      'Invoices for renewal timers that came due (D152); open charges polled so a dropped webhook still pays (D153)',
+  },
 ];

@@ -85,6 +85,13 @@ const configSchema = z
      * local fake (test/helpers/fake-openai.ts).
      */
     OPENAI_API_URL: z.string().url().default('https://api.openai.com/v1'),
+    /**
+     * Efí's PIX API (decisions D153); the local cloud and the tests point it at
+     * infra/local/fake-payment-provider.ts.
+     */
+    EFI_API_URL: z.string().url().default('https://pix.api.efipay.com.br'),
+    /** Our API's public base (`https://<AppUrl>/api`) where payment providers deliver webhooks. */
+    PAYMENT_WEBHOOK_BASE_URL: optionalUrl,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })

@@ -17,6 +17,7 @@ import { createLocalLog, describeError, type LocalLog } from './log';
 import { startPoller, type Poller, type SqsHandler } from './pollers';
 import { restoreBucket, snapshotBucket } from './s3-snapshot';
 import { startTick, type Tick } from './ticks';
+import { startFakePaymentProvider } from './fake-payment-provider';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 /**
@@ -255,6 +256,10 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
     });
     stack.push({ name: 'gateway', stop: gateway.stop });
 
+    // The payment providers' stand-in (decisions D153), unless a real Efí URL is given.
+    const paymentFake = process.env.EFI_API_URL ? undefined : await startFakePaymentProvider();
+    if (paymentFake) stack.push({ name: 'fake payment provider', stop: paymentFake.stop });
+
     const env: LocalCloudEnv = {
       STAGE: 'local',
       AWS_REGION: REGION,
@@ -275,6 +280,8 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       APP_SECRET: appSecret,
       EMAIL_FROM: 'no-reply@zapdesk.local',
       EMAIL_OUTBOX_DIR: outboxDir,
+      ...(paymentFake ? { EFI_API_URL: paymentFake.url } : {}),
+      PAYMENT_WEBHOOK_BASE_URL: `${gateway.url}/api`,
       LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
       ...(options.whatsappDriver ? { WHATSAPP_DRIVER: options.whatsappDriver } : {}),
       ...(typeof options.worker === 'object' && options.worker.heartbeatMs !== undefined

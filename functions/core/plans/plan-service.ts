@@ -1,9 +1,22 @@
 import type { CompanyPlanAnswer, PlanView } from '../../contracts/plans';
 import type { AuthContext } from '../../shared/auth-context';
 import type { SameKeys } from '../../shared/same-keys';
-import { NotFound } from '../../shared/errors';
+import type { CreatePlanBody, UpdatePlanBody } from '../../contracts/billing';
+import { Conflict, NotFound } from '../../shared/errors';
+import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 import { getCompany } from '../../data/company-repository';
-import { getPlan, listPlans, type Plan } from '../../data/plan-repository';
+import {
+  companiesOnPlan,
+  createPlanNamed,
+  deletePlanItem,
+  getPlan,
+  listPlans,
+  planNotFound,
+  updatePlanItem,
+  type Plan,
+  type PlanInput,
+} from '../../data/plan-repository';
+import { repriceOpenInvoices } from '../billing/billing-service';
 
 /** A plan as callers see it (the spec's Plan fields): the stored plan without its timestamps. */
 const _sameKeys: SameKeys<Omit<Plan, 'createdAt' | 'updatedAt'>, PlanView> = true;
@@ -25,4 +38,39 @@ export const companyPlan = async (auth: AuthContext, companyId: number): Promise
   const plan = await getPlan(company.planId);
   if (!plan) throw new NotFound('ERR_NO_PLAN_FOUND', 'Plan not found');
   return { plan: view(plan) };
+};
+
+/** GET /plans/all — every plan, public or not (the platform owner's list). */
+export const listAllPlans = async (): Promise<PlanView[]> => (await listPlans()).map(view);
+
+/** POST /plans — a unique name (409 'Não foi possível realizar a operação' when taken; decisions D151). */
+export const createPlatformPlan = async (input: CreatePlanBody): Promise<PlanView> =>
+  view(await createPlanNamed(input));
+
+/**
+ * PUT /plans/{id} — only the fields sent change. A new amount reprices every open invoice of the
+ * companies on the plan and their pending charges together (DESIGN §12; decisions D152).
+ */
+export const updatePlatformPlan = async (id: number, input: UpdatePlanBody): Promise<PlanView> => {
+  const { id: _ignored, ...changes } = input;
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<PlanInput>;
+  const updated = await withRetry(CHANGED_MEANWHILE, async () => {
+    const before = await getPlan(id, { consistent: true });
+    if (!before) throw planNotFound();
+    return Object.keys(defined).length === 0 ? before : updatePlanItem(before, defined);
+  });
+  if (defined.amount !== undefined) {
+    for (const companyId of await companiesOnPlan(id)) await repriceOpenInvoices(companyId);
+  }
+  return view(updated);
+};
+
+/** DELETE /plans/{id} — refused (409) while a company is on it (decisions D151). */
+export const deletePlatformPlan = async (id: number): Promise<void> => {
+  const plan = await getPlan(id, { consistent: true });
+  if (!plan) throw planNotFound();
+  if ((await companiesOnPlan(id, 1)).length > 0) {
+    throw new Conflict('ERR_PLAN_IN_USE', 'Não foi possível realizar a operação', { hint: 'plan in use' });
+  }
+  await deletePlanItem(plan);
 };

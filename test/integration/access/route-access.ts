@@ -34,6 +34,10 @@ import { createFlowCampaign } from '../../../functions/data/flow-campaign-reposi
 import { createChat } from '../../../functions/data/chat-repository';
 import { createAnnouncement } from '../../../functions/data/announcement-repository';
 import { createHelp } from '../../../functions/data/help-repository';
+import { createPlanNamed } from '../../../functions/data/plan-repository';
+import { createPeriodInvoice } from '../../../functions/data/invoice-repository';
+import { getCompany } from '../../../functions/data/company-repository';
+import { efiWebhookHmac } from '../../../functions/core/billing/efi-provider';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -617,6 +621,52 @@ const byChat = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request
 /** Announcements and help entries are the platform's, written for every company (D144, D146). */
 const PLATFORM_CONTENT = 'platform content the owner writes for every company (super only)';
 const someAnnouncement = () => createAnnouncement({ title: uniqueName('Aviso'), text: 'x', priority: 3, status: true });
+const somePlan = () =>
+  createPlanNamed({
+    name: uniqueName('Plano'),
+    users: 3,
+    connections: 3,
+    queues: 3,
+    amount: 10,
+    isPublic: false,
+    useWhatsapp: true,
+    useFacebook: true,
+    useInstagram: true,
+    useCampaigns: true,
+    useSchedules: true,
+    useInternalChat: true,
+    useExternalApi: true,
+    useKanban: true,
+    useOpenAi: true,
+    useIntegrations: true,
+  });
+/** An open invoice of the company for a period of its own (decisions D152). */
+const someInvoice = async (companyId: number) => {
+  const c = (await getCompany(companyId))!;
+  const month = String(1 + Math.floor(Math.random() * 12)).padStart(2, '0');
+  const period = `${2100 + Math.floor(Math.random() * 900)}-${month}-01`;
+  return (await createPeriodInvoice(
+    c,
+    {
+      detail: 'Plano',
+      users: 3,
+      connections: 3,
+      queues: 3,
+      value: 10,
+      planId: c.planId,
+      recurrence: 'MENSAL',
+    },
+    period,
+  ))!;
+};
+const checkoutBody = (invoiceId: number) => ({
+  invoiceId,
+  firstName: 'Marina',
+  address2: 'Rua 1',
+  city: 'São Paulo',
+  zipcode: '12345678909',
+  country: 'BR',
+});
 const someHelp = () => createHelp({ title: uniqueName('Ajuda'), video: 'dQw4w9WgXcQ', description: '' });
 const announcementImage = () => {
   const form = new FormData();
@@ -1561,6 +1611,40 @@ export const ACCESS: Record<string, AccessRow> = {
     allow: superOnly,
     request: async () => ({ path: `/helps/${(await someHelp()).id}` }),
     notTenantData: PLATFORM_CONTENT,
+  },
+
+  // Plans (the owner), invoices and checkout (admins, also when expired), Efí's webhook (public, with our
+  // hmac; decisions D151–D153).
+  'GET /plans/all': { allow: superOnly, request: async () => ({ path: '/plans/all' }) },
+  'POST /plans': {
+    allow: superOnly,
+    request: async () => ({
+      path: '/plans',
+      body: { name: uniqueName('Plano'), users: 3, connections: 3, queues: 3, amount: 10 },
+    }),
+  },
+  'PUT /plans/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/plans/${(await somePlan()).id}`, body: { queues: 5 } }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'DELETE /plans/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/plans/${(await somePlan()).id}` }),
+    notTenantData: PLATFORM_CONTENT,
+  },
+  'GET /invoices/all': { allow: admins, request: async () => ({ path: '/invoices/all' }) },
+  'POST /subscription': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/subscription',
+      body: checkoutBody((await someInvoice(caller.companyId)).id),
+    }),
+  },
+  'POST /webhooks/efi': {
+    allow: everyone,
+    // The hmac rides in the path's query, as Efí calls the registered URL (the matrix posts `path` as is).
+    request: async () => ({ path: `/webhooks/efi?hmac=${await efiWebhookHmac()}&ignorar=/pix`, body: { pix: [] } }),
   },
 };
 

@@ -28,6 +28,7 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { useRequest } from '@/hooks/use-request';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { HelpsManager } from '@/pages/helps/helps-manager';
+import { PlansManager } from '@/pages/settings/plans-manager';
 import { isAdmin } from '@/pages/users/user-form';
 
 /** The dropdown settings and their values (functions/core/settings/company-settings.ts COMPANY_SETTING_COLUMNS). */
@@ -244,6 +245,7 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
           : []),
         // The platform owner's help videos (administration "Help"; decisions D146).
         ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
+        ...(isSuper ? [{ id: 'plans', label: t('billing.plans.settingsTab'), content: <PlansManager /> }] : []),
       ]}
     />
   );
