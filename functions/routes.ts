@@ -31,6 +31,7 @@ export const AREAS = [
   'chats',
   'announcements',
   'helps',
+  'integrations',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -905,6 +906,96 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/helps', area: 'helps', handler: 'create-help', auth: 'super' },
   { method: 'PUT', path: '/helps/{id}', area: 'helps', handler: 'update-help', auth: 'super' },
   { method: 'DELETE', path: '/helps/{id}', area: 'helps', handler: 'delete-help', auth: 'super' },
+
+  // Queue integrations and AI prompts (administration §7; decisions D162–D165).
+  {
+    method: 'GET',
+    path: '/queueIntegration',
+    area: 'integrations',
+    handler: 'list-queue-integrations',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'POST',
+    path: '/queueIntegration/testSession',
+    area: 'integrations',
+    handler: 'test-queue-integration-session',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'GET',
+    path: '/queueIntegration/{id}',
+    area: 'integrations',
+    handler: 'get-queue-integration',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'POST',
+    path: '/queueIntegration',
+    area: 'integrations',
+    handler: 'create-queue-integration',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'PUT',
+    path: '/queueIntegration/{id}',
+    area: 'integrations',
+    handler: 'update-queue-integration',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'DELETE',
+    path: '/queueIntegration/{id}',
+    area: 'integrations',
+    handler: 'delete-queue-integration',
+    auth: 'admin',
+    planFlag: 'useIntegrations',
+  },
+  {
+    method: 'GET',
+    path: '/prompt',
+    area: 'integrations',
+    handler: 'list-prompts',
+    auth: 'admin',
+    planFlag: 'useOpenAi',
+  },
+  {
+    method: 'GET',
+    path: '/prompt/{id}',
+    area: 'integrations',
+    handler: 'get-prompt',
+    auth: 'admin',
+    planFlag: 'useOpenAi',
+  },
+  {
+    method: 'POST',
+    path: '/prompt',
+    area: 'integrations',
+    handler: 'create-prompt',
+    auth: 'admin',
+    planFlag: 'useOpenAi',
+  },
+  {
+    method: 'PUT',
+    path: '/prompt/{id}',
+    area: 'integrations',
+    handler: 'update-prompt',
+    auth: 'admin',
+    planFlag: 'useOpenAi',
+  },
+  {
+    method: 'DELETE',
+    path: '/prompt/{id}',
+    area: 'integrations',
+    handler: 'delete-prompt',
+    auth: 'admin',
+    planFlag: 'useOpenAi',
+  },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

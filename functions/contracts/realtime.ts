@@ -50,6 +50,10 @@ export const COMPANY_CHANNELS = {
    * `company-{id}-chat-{chatId}` (one chat's pane: `newMessage`), only ever to the chat's members.
    */
   chat: ['create', 'update', 'delete', 'new-message'],
+  /** Queue integrations (administration §7; decisions D162): `queueIntegration` on create/update, `integrationId` on delete. */
+  queueIntegration: ['create', 'update', 'delete'],
+  /** AI prompts (administration §7; decisions D164): `prompt` on create/update, `promptId` on delete. */
+  prompt: ['create', 'update', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

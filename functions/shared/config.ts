@@ -85,6 +85,12 @@ const configSchema = z
      * local fake (test/helpers/fake-openai.ts).
      */
     OPENAI_API_URL: z.string().url().default('https://api.openai.com/v1'),
+    /**
+     * Dialogflow ES's REST base and Google's OAuth2 token endpoint (queue integrations, decisions D162);
+     * tests and the local cloud point them at a local fake (test/helpers/fake-integrations.ts).
+     */
+    DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com/v2'),
+    GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })
