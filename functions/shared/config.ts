@@ -91,6 +91,10 @@ const configSchema = z
      */
     DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com/v2'),
     GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+    /** Queue integrations: a burst of customer messages within this many seconds makes one call (D162). */
+    INTEGRATION_DEBOUNCE_SECONDS: z.coerce.number().int().min(0).max(900).default(3),
+    /** Queue integrations and the AI assistant: one call's timeout (each of its retries gets as long). */
+    INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })
