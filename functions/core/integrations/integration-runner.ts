@@ -203,10 +203,12 @@ export const answerWithIntegration = async (
 /** The bot is done or failed: the session ends and the ticket waits for people (in `queueId` if given). */
 const handOver = async (ticket: Ticket, reason: string, queueId?: number): Promise<void> => {
   logger.info('integration handed over', { companyId: ticket.companyId, ticketId: ticket.id, reason });
-  await endIntegrationSession(ticket.companyId, ticket.id, reason);
   const scope = new ReadScope();
   const current = await getTicket(ticket.companyId, ticket.id);
-  if (!current || current.status !== 'pending' || current.userId !== null) return;
+  if (!current || current.status !== 'pending' || current.userId !== null) {
+    await endIntegrationSession(ticket.companyId, ticket.id, reason);
+    return;
+  }
   const contact = await getContact(current.companyId, current.contactId);
   const target =
     queueId !== undefined && (await scope.queues(current.companyId)).has(queueId) ? queueId : current.queueId;
@@ -225,6 +227,8 @@ const handOver = async (ticket: Ticket, reason: string, queueId?: number): Promi
   } catch (err) {
     if (!(err instanceof TicketChanged)) throw err;
   }
+  // Last, so whoever sees the session ended sees the ticket with people already.
+  await endIntegrationSession(ticket.companyId, ticket.id, reason);
 };
 
 /** The customer's messages after `since` up to `until`, oldest first (and the context before them). */

@@ -240,6 +240,7 @@ export const deleteCompanyIntegration = async (auth: AuthContext, id: number): P
       throw new Conflict('ERR_INTEGRATION_IN_USE', 'Queues or connections use this integration: remove it first', {
         queues: usingQueues.map((q) => ({ id: q.id, name: q.name })),
         connections: usingConnections.map((c) => ({ id: c.id, name: c.name })),
+        names: [...usingQueues, ...usingConnections].map((x) => x.name).join(', '),
       });
     }
     await deleteIntegration(current);

@@ -172,6 +172,7 @@ export const deleteCompanyPrompt = async (auth: AuthContext, id: number): Promis
     if (using.length > 0) {
       throw new Conflict('ERR_PROMPT_IN_USE', 'Connections use this prompt: remove it from them first', {
         connections: using.map((c) => ({ id: c.id, name: c.name })),
+        names: using.map((c) => c.name).join(', '),
       });
     }
     await deletePrompt(current);
