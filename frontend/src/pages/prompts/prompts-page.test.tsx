@@ -51,7 +51,7 @@ const openPage = async (api = promptsApi()) => {
   return { ...view, api };
 };
 
-describe('prompts page', () => {
+describe('prompts page', { timeout: 90_000 }, () => {
   beforeEach(() => {
     FakeIntersectionObserver.instances = [];
     vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);

@@ -69,7 +69,7 @@ const openPage = async (api = integrationsApi()) => {
   return { ...view, api };
 };
 
-describe('queue integrations page', () => {
+describe('queue integrations page', { timeout: 90_000 }, () => {
   beforeEach(() => {
     FakeIntersectionObserver.instances = [];
     vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
