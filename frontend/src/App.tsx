@@ -30,8 +30,6 @@ function RootLayout() {
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
-  { path: 'prompts', titleKey: 'menu.prompts' },
-  { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'companies', titleKey: 'menu.companies' },
 ];
 
@@ -137,6 +135,16 @@ export const routes: RouteObject[] = [
             lazy: async () => ({
               Component: (await import('./pages/contacts/contact-import-page')).ContactImportPage,
             }),
+          },
+          {
+            path: 'queue-integration',
+            lazy: async () => ({
+              Component: (await import('./pages/queue-integration/queue-integrations-page')).QueueIntegrationsPage,
+            }),
+          },
+          {
+            path: 'prompts',
+            lazy: async () => ({ Component: (await import('./pages/prompts/prompts-page')).PromptsPage }),
           },
           {
             path: 'files',

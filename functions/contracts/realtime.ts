@@ -52,6 +52,10 @@ export const COMPANY_CHANNELS = {
   chat: ['create', 'update', 'delete', 'new-message'],
   /** A paid invoice (administration §7; decisions D153): `CONCLUIDA` with `company: {id, dueDate}`. */
   payment: ['CONCLUIDA'],
+  /** Queue integrations (administration §7; decisions D162): `queueIntegration` on create/update, `integrationId` on delete. */
+  queueIntegration: ['create', 'update', 'delete'],
+  /** AI prompts (administration §7; decisions D164): `prompt` on create/update, `promptId` on delete. */
+  prompt: ['create', 'update', 'delete'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CompanyChannel = keyof typeof COMPANY_CHANNELS;

@@ -54,6 +54,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
   { queue: 'campaign', entry: 'functions/jobs/campaign/handler.ts', batchSize: 10, timeoutSeconds: 100 },
   // A flow run's timer came due: the engine moves the run on, each step claimed once (D139).
   { queue: 'flow', entry: 'functions/jobs/flow/handler.ts', batchSize: 10, timeoutSeconds: 100 },
+  // A queue integration's or the AI assistant's debounced call: one per burst, claimed by key (D162).
+  { queue: 'integration', entry: 'functions/jobs/integration/handler.ts', batchSize: 5, timeoutSeconds: 100 },
 ];
 
 export const TICKS: readonly TickDefinition[] = [

@@ -92,6 +92,16 @@ const configSchema = z
     EFI_API_URL: z.string().url().default('https://pix.api.efipay.com.br'),
     /** Our API's public base (`https://<AppUrl>/api`) where payment providers deliver webhooks. */
     PAYMENT_WEBHOOK_BASE_URL: optionalUrl,
+    /**
+     * Dialogflow ES's REST base and Google's OAuth2 token endpoint (queue integrations, decisions D162);
+     * tests and the local cloud point them at a local fake (test/helpers/fake-integrations.ts).
+     */
+    DIALOGFLOW_API_URL: z.string().url().default('https://dialogflow.googleapis.com/v2'),
+    GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+    /** Queue integrations: a burst of customer messages within this many seconds makes one call (D162). */
+    INTEGRATION_DEBOUNCE_SECONDS: z.coerce.number().int().min(0).max(900).default(3),
+    /** Queue integrations and the AI assistant: one call's timeout (each of its retries gets as long). */
+    INTEGRATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     APP_VERSION: z.string().default('7.0.0'),
   })

@@ -120,6 +120,15 @@ export const QUEUES = [
     retentionSeconds: 4 * 24 * 3600,
     description: "Flow runs' timers (decisions D139), released with DelaySeconds; the due index backs them up",
   },
+  {
+    name: 'integration',
+    fifo: false,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "Queue integrations' and the AI assistant's debounced calls (decisions D162), released with DelaySeconds",
+  },
 ] as const satisfies readonly QueueDefinition[];
 
 export type QueueName = (typeof QUEUES)[number]['name'];

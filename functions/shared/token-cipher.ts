@@ -1,18 +1,19 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { secretKey } from './secrets';
+import { secretKey, type KeyPurpose } from './secrets';
 
 /**
- * Meta access tokens at rest (decisions D40): AES-256-GCM under a key derived from the application secret
- * (HKDF purpose `meta-token`, D6). A table export or a stray read shows ciphertext; rotating the app secret
- * makes stored tokens unreadable, and those connections need their Meta login again.
+ * Secrets at rest: AES-256-GCM under a key derived from the application secret (HKDF, one purpose per kind
+ * of secret, D6). Meta access tokens (decisions D40) use purpose `meta-token`; the queue integrations' and AI
+ * prompts' keys (service-account private keys, API keys; decisions D162) use `integration-secret`. A table
+ * export or a stray read shows ciphertext; rotating the app secret makes stored values unreadable.
  */
 const VERSION = 'v1';
 
-export const encryptToken = async (token: string): Promise<string> => {
-  const key = await secretKey('meta-token');
+export const encryptSecret = async (purpose: KeyPurpose, value: string): Promise<string> => {
+  const key = await secretKey(purpose);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const data = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+  const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
   return [
     VERSION,
     iv.toString('base64url'),
@@ -21,10 +22,13 @@ export const encryptToken = async (token: string): Promise<string> => {
   ].join('.');
 };
 
-export const decryptToken = async (sealed: string): Promise<string> => {
+export const decryptSecret = async (purpose: KeyPurpose, sealed: string): Promise<string> => {
   const [version, iv, tag, data] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('unreadable Meta token');
-  const decipher = createDecipheriv('aes-256-gcm', await secretKey('meta-token'), Buffer.from(iv, 'base64url'));
+  if (version !== VERSION || !iv || !tag || data === undefined) throw new Error(`unreadable ${purpose}`);
+  const decipher = createDecipheriv('aes-256-gcm', await secretKey(purpose), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 };
+
+export const encryptToken = (token: string): Promise<string> => encryptSecret('meta-token', token);
+export const decryptToken = (sealed: string): Promise<string> => decryptSecret('meta-token', sealed);

@@ -28,6 +28,8 @@ declare module 'vitest' {
     fakeGraphUrl: string;
     /** The fake OpenAI API the functions call (OPENAI_API_URL; test/helpers/fake-openai.ts). */
     fakeOpenAiUrl: string;
+    /** The fake Typebot, n8n/webhook and Dialogflow servers (test/helpers/fake-integrations.ts). */
+    fakeIntegrationsUrl: string;
   }
 }
 
@@ -42,7 +44,7 @@ const writeFrontend = async (dir: string): Promise<void> => {
 };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { cloud, frontendDir, fakeGraphUrl, fakeOpenAiUrl, stop } = await startTestCloud(
+  const { cloud, frontendDir, fakeGraphUrl, fakeOpenAiUrl, fakeIntegrationsUrl, stop } = await startTestCloud(
     'integration',
     async (dataDir) => {
       const dir = join(dataDir, 'frontend-dist');
@@ -58,5 +60,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('outboxDir', cloud.outboxDir);
   project.provide('fakeGraphUrl', fakeGraphUrl);
   project.provide('fakeOpenAiUrl', fakeOpenAiUrl);
+  project.provide('fakeIntegrationsUrl', fakeIntegrationsUrl);
   return stop;
 }

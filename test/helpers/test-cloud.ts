@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
 import { startFakeGraph } from './fake-graph';
 import { startFakeOpenAi } from './fake-openai';
+import { startFakeIntegrations } from './fake-integrations';
 
 /** The Meta app the test cloud's functions are configured with (decisions D40); Graph calls go to a local fake. */
 export const TEST_META_APP = {
@@ -33,12 +34,14 @@ export const startTestCloud = async (
   frontendDir: string;
   fakeGraphUrl: string;
   fakeOpenAiUrl: string;
+  fakeIntegrationsUrl: string;
   stop: () => Promise<void>;
 }> => {
   const dataDir = await mkdtemp(join(tmpdir(), `zapdesk-${name}-`));
   const frontendDir = await frontend(dataDir);
   const graph = await startFakeGraph();
   const openAi = await startFakeOpenAi();
+  const integrations = await startFakeIntegrations();
   const cloud = await startLocalCloud({
     dataDir,
     port: 0,
@@ -54,17 +57,28 @@ export const startTestCloud = async (
     // The simulator, whatever the shell says; leases short enough for takeover tests to take seconds.
     whatsappDriver: 'simulator',
     worker: { heartbeatMs: TEST_WORKER_TIMINGS.heartbeatMs, leaseMs: TEST_WORKER_TIMINGS.leaseMs },
-    extraEnv: { ...TEST_META_APP, GRAPH_API_URL: graph.url, OPENAI_API_URL: openAi.url },
+    extraEnv: {
+      ...TEST_META_APP,
+      GRAPH_API_URL: graph.url,
+      OPENAI_API_URL: openAi.url,
+      // Queue integrations (D162): the fakes, a short debounce and a timeout the scripted slow answers pass.
+      DIALOGFLOW_API_URL: `${integrations.url}/dialogflow`,
+      GOOGLE_TOKEN_URL: `${integrations.url}/google/token`,
+      INTEGRATION_DEBOUNCE_SECONDS: '2',
+      INTEGRATION_TIMEOUT_MS: '1500',
+    },
   });
   return {
     cloud,
     frontendDir,
     fakeGraphUrl: graph.url,
     fakeOpenAiUrl: openAi.url,
+    fakeIntegrationsUrl: integrations.url,
     stop: async () => {
       await cloud.stop();
       await graph.stop();
       await openAi.stop();
+      await integrations.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -59,6 +59,10 @@ const ERROR_CODES = [
   'ERR_PLAN_LIMIT_QUEUES',
   'ERR_CHATBOT_NOT_FOUND',
   'ERR_QUEUE_NOT_FOUND',
+  'ERR_INTEGRATION_IN_USE',
+  'ERR_PROMPT_IN_USE',
+  'ERR_NO_INTEGRATION_FOUND',
+  'ERR_NO_PROMPT_FOUND',
 ];
 
 type Tree = { [key: string]: string | Tree };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getIntegration, getPrompt } from '../../data/integration-repository';
 import type { ConnectionSummaryPage, ConnectionView } from '../../contracts/connections';
 import { config } from '../../shared/config';
 import type { PlanFlag } from '../../shared/auth-context';
@@ -264,7 +265,12 @@ export type ConnectionInput = Omit<
   isDefault?: boolean;
 };
 
-type RuleState = Parameters<typeof connectionRuleErrors>[0] & { sendIdQueue: number | null; queueIds: number[] };
+type RuleState = Parameters<typeof connectionRuleErrors>[0] & {
+  sendIdQueue: number | null;
+  queueIds: number[];
+  integrationId?: number | null;
+  promptId?: number | null;
+};
 
 /**
  * Every cross-field rule and unknown queue at once, so one 400 names each field; nothing is written.
@@ -282,6 +288,16 @@ const checkRules = async (auth: AuthContext, state: RuleState, touched?: Readonl
     if (state.sendIdQueue !== null && !known.has(state.sendIdQueue)) {
       errors.push({ field: 'body.sendIdQueue', reason: `no queue ${state.sendIdQueue}` });
     }
+  }
+  // The integration and the AI prompt the connection answers with must be the company's (decisions D162).
+  if ((!touched || touched.has('integrationId')) && typeof state.integrationId === 'number') {
+    if (!(await getIntegration(auth.companyId, state.integrationId))) {
+      errors.push({ field: 'body.integrationId', reason: 'no such integration' });
+    }
+  }
+  if ((!touched || touched.has('promptId')) && typeof state.promptId === 'number') {
+    if (!(await getPrompt(auth.companyId, state.promptId)))
+      errors.push({ field: 'body.promptId', reason: 'no such prompt' });
   }
   if (errors.length === 0) return;
   const onlyGreeting = errors.every((e) => e.field === 'body.greetingMessage');

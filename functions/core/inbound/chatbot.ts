@@ -105,6 +105,8 @@ export interface BotDecision {
   files?: number[];
   /** The last reply is this menu (decisions D132). */
   menu?: BotMenu;
+  /** A chosen option of kind integration: this integration answers from now on (decisions D162). */
+  integrationId?: number;
 }
 
 const NONE: BotDecision = { replies: [], greeted: false };
@@ -366,11 +368,12 @@ const decide = (input: BotInput): BotDecision => {
         ...(option.optFileId === null ? {} : { files: [option.optFileId] }),
       };
     default:
-      // integration: its message, then the queue's people (D91, D94: the integrations area is not built).
+      // integration: its message, then the integration answers (D162); without one, the queue's people.
       return {
         replies: reply ? [reply] : [],
         next: { state: idle(state.attempts), log: 'chatBot', ...(close ? { close } : {}) },
         greeted: false,
+        ...(option.optIntegrationId && !close ? { integrationId: option.optIntegrationId } : {}),
       };
   }
 };

@@ -57,6 +57,7 @@ import { fileListForSending } from '../files/file-list-service';
 import { decideConsent, DEFAULT_CONSENT_TEXTS, type ConsentDecision } from './consent';
 import { chooseAttendant, landsInQueue, queuePosition, queuePositionMessage, type LandingState } from './landing';
 import { recordCampaignRead, recordCampaignReply } from '../campaigns/campaign-dispatch';
+import { answerWithIntegration, startIntegration } from '../integrations/integration-runner';
 import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
 import { answerWithFlow } from '../flows/flow-triggers';
 
@@ -564,6 +565,14 @@ const answerAutomatically = async (
   const closed = replies.some((r) => r.kind === 'vacation' || r.kind === 'outOfHours');
   // A flow (decisions D139–D140) answers instead of the greeting and the chatbot when it has the message.
   if (!closed && !handled && (await answerWithFlow(scope, connection, ticket, contact, trigger, isNew))) return true;
+  // A queue integration or the AI assistant (decisions D162–D164) answers instead when the ticket has one.
+  if (
+    !closed &&
+    !handled &&
+    (await answerWithIntegration(scope, connection, ticket, contact, trigger, isNew, queue?.integrationId ?? null))
+  ) {
+    return true;
+  }
   const bot =
     closed || handled
       ? null
@@ -610,6 +619,7 @@ const answerAutomatically = async (
   const next = await landing(scope, event, ticket, contact, bot.next, isNew, after, { settings, timeZone });
   if (!next) return consented;
   await applyBotStep(scope, ticket, contact, event.providerMessageId, next);
+  if (bot.integrationId) await startIntegration(scope, ticket, contact, bot.integrationId, trigger);
   return true;
 };
 

@@ -33,7 +33,7 @@ import { addDays, instantOf, wallOf } from './zoned-time';
  * The state is one item per connection written with a condition on its version, so two reservers never
  * share a slot (the loser re-reads and takes the next one).
  */
-export type SendKind = 'campaign' | 'schedule' | 'flow' | 'api';
+export type SendKind = 'campaign' | 'schedule' | 'flow' | 'api' | 'bot';
 export type DeferReason = 'disconnected' | 'outside-hours' | 'daily-cap' | 'paced' | 'throttled';
 
 export const PAUSE_RETRY_MS = 60_000;

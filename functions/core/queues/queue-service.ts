@@ -1,6 +1,7 @@
 import type { ChatbotOption, QueueAdminView, QueueView } from '../../contracts/queues';
 import { getCompany } from '../../data/company-repository';
 import { listConnections, updateConnection } from '../../data/connection-repository';
+import { getIntegration } from '../../data/integration-repository';
 import { getFileList } from '../../data/file-list-repository';
 import { getPlan } from '../../data/plan-repository';
 import {
@@ -124,8 +125,9 @@ const targetsFor = async (
   };
 };
 
-/** The queue integrations area is not built yet: no integration exists to point at. */
-const existingIntegrations = async (_companyId: number, _ids: number[]): Promise<number[]> => [];
+/** The company's queue integrations among `ids` (decisions D162). */
+const existingIntegrations = async (companyId: number, ids: number[]): Promise<number[]> =>
+  (await Promise.all([...new Set(ids)].map((id) => getIntegration(companyId, id)))).flatMap((i) => (i ? [i.id] : []));
 /** The company's file lists among `ids`. */
 const existingFileLists = async (companyId: number, ids: number[]): Promise<number[]> =>
   (await Promise.all([...new Set(ids)].map((id) => getFileList(companyId, id)))).flatMap((l) => (l ? [l.id] : []));

@@ -38,6 +38,7 @@ import { createPlanNamed } from '../../../functions/data/plan-repository';
 import { createPeriodInvoice } from '../../../functions/data/invoice-repository';
 import { getCompany } from '../../../functions/data/company-repository';
 import { efiWebhookHmac } from '../../../functions/core/billing/efi-provider';
+import { createIntegration, createPrompt } from '../../../functions/data/integration-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -673,6 +674,56 @@ const announcementImage = () => {
   form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'aviso.png');
   return form;
 };
+
+/** A webhook queue integration and an AI prompt, made directly in storage (decisions D162, D164). */
+const someIntegration = (companyId: number) =>
+  createIntegration(companyId, {
+    name: uniqueName('Webhook'),
+    type: 'webhook',
+    projectName: null,
+    jsonPublic: null,
+    privateKeyCipher: null,
+    language: null,
+    urlN8N: 'http://127.0.0.1:9/hook',
+    typebotSlug: null,
+    typebotExpires: null,
+    typebotKeywordFinish: null,
+    typebotKeywordRestart: null,
+    typebotRestartMessage: null,
+    typebotUnknownMessage: null,
+    typebotDelayMessage: null,
+    flowId: null,
+    webhookSecretCipher: null,
+  });
+const byIntegration = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await someIntegration(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'queueIntegration', 1000);
+    return request((await someIntegration(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
+const somePrompt = async (companyId: number) =>
+  createPrompt(companyId, {
+    name: uniqueName('Assistente'),
+    prompt: 'Você é um assistente de vendas educado que responde dúvidas sobre os planos da empresa.',
+    voice: 'texto',
+    voiceKeyCipher: null,
+    voiceRegion: null,
+    maxTokens: 100,
+    temperature: 1,
+    apiKeyCipher: 'v1.x.y.z',
+    queueId: (await someQueue(companyId)).id,
+    maxMessages: 10,
+  });
+const byPrompt = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request' | 'foreign' | 'missing'> => ({
+  request: async (caller) => request((await somePrompt(caller.companyId)).id),
+  foreign: async (owner) => {
+    await nextId(owner.company.id, 'prompt', 1000);
+    return request((await somePrompt(owner.company.id)).id);
+  },
+  missing: () => request(999_999_999),
+});
 
 export const ACCESS: Record<string, AccessRow> = {
   'GET /version': { allow: everyone, request: async () => ({ path: '/version' }) },
@@ -1646,6 +1697,47 @@ export const ACCESS: Record<string, AccessRow> = {
     // The hmac rides in the path's query, as Efí calls the registered URL (the matrix posts `path` as is).
     request: async () => ({ path: `/webhooks/efi?hmac=${await efiWebhookHmac()}&ignorar=/pix`, body: { pix: [] } }),
   },
+  // Queue integrations (plan flag useIntegrations) and AI prompts (useOpenAi): admins (D162–D165).
+  'GET /queueIntegration': {
+    allow: admins,
+    request: async () => ({ path: '/queueIntegration', query: { pageNumber: '1' } }),
+  },
+  'GET /queueIntegration/{id}': { allow: admins, ...byIntegration((id) => ({ path: `/queueIntegration/${id}` })) },
+  'POST /queueIntegration': {
+    allow: admins,
+    request: async () => ({
+      path: '/queueIntegration',
+      body: { type: 'n8n', name: uniqueName('n8n'), urlN8N: 'http://127.0.0.1:9/n8n' },
+    }),
+  },
+  'PUT /queueIntegration/{id}': {
+    allow: admins,
+    ...byIntegration((id) => ({ path: `/queueIntegration/${id}`, body: { name: 'Novo nome' } })),
+  },
+  'DELETE /queueIntegration/{id}': { allow: admins, ...byIntegration((id) => ({ path: `/queueIntegration/${id}` })) },
+  'POST /queueIntegration/testSession': {
+    allow: admins,
+    request: async () => ({
+      path: '/queueIntegration/testSession',
+      body: { projectName: 'p', language: 'pt-BR', jsonContent: '{"client_email":"a@b.c","private_key":"not-a-key"}' },
+    }),
+  },
+  'GET /prompt': { allow: admins, request: async () => ({ path: '/prompt' }) },
+  'GET /prompt/{id}': { allow: admins, ...byPrompt((id) => ({ path: `/prompt/${id}` })) },
+  'POST /prompt': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/prompt',
+      body: {
+        name: 'Assistente de vendas',
+        prompt: 'Você é um assistente de vendas educado que responde dúvidas sobre os planos da empresa.',
+        apiKey: 'sk-test-access',
+        queueId: (await someQueue(caller.companyId)).id,
+      },
+    }),
+  },
+  'PUT /prompt/{id}': { allow: admins, ...byPrompt((id) => ({ path: `/prompt/${id}`, body: { maxTokens: 200 } })) },
+  'DELETE /prompt/{id}': { allow: admins, ...byPrompt((id) => ({ path: `/prompt/${id}` })) },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

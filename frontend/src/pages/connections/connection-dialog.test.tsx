@@ -447,6 +447,34 @@ describe('connection dialog', () => {
     expect(sent('PUT')[0]?.body).toEqual({ queueIds: [] });
   });
 
+  it("integrations tab: the company's integrations and prompts are choices, and a change is sent", async () => {
+    const { wrapper, sent } = await openDialog({
+      connectionId: 3,
+      routes: {
+        'GET /whatsapp/3': () => json(200, SAO_PAULO),
+        'GET /queueIntegration': () =>
+          json(200, { queueIntegrations: [{ id: 4, name: 'Webhook vendas' }], hasMore: false }),
+        'GET /prompt': () => json(200, { prompts: [{ id: 6, name: 'Assistente' }], hasMore: false }),
+        'PUT /whatsapp/3': () => json(200, { ...SAO_PAULO, integrationId: 4 }),
+      },
+    });
+    openTab(wrapper, 'integrations');
+    const select = (label: string) => fieldByLabel(wrapper, label).findControl()?.findSelect();
+    await waitFor(() => expect(select('Integração')?.isDisabled()).toBe(false));
+    act(() => select('Integração')?.openDropdown());
+    act(() => select('Integração')?.selectOptionByValue('4'));
+    act(() => select('Prompt (Open.Ai)')?.openDropdown());
+    expect(
+      select('Prompt (Open.Ai)')
+        ?.findDropdown()
+        .findOptions()
+        .map((o) => o.getElement().textContent),
+    ).toEqual(['Nenhum', 'Assistente']);
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(sent('PUT')).toHaveLength(1));
+    expect(sent('PUT')[0]?.body).toEqual({ integrationId: 4 });
+  });
+
   it('integrations tab: the four references are shown disabled, each saying which area brings its choices', async () => {
     const { wrapper } = await openDialog({
       connectionId: 3,

@@ -15,6 +15,7 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Connection } from '@/api/connections';
+import { listPrompts, listQueueIntegrations } from '@/api/integrations';
 import { listAllFlows, type Flow } from '@/api/flows';
 import { ScheduleEditor } from '@/components/schedule-editor';
 import type { ConnectionFormValues, DateField, FormErrors, NumberField } from './connection-form';
@@ -277,19 +278,73 @@ export function GeneralTab({
   );
 }
 
+/**
+ * The connection's queue integration or AI prompt (decisions D162, D164): a select of the company's, or
+ * none. When the list cannot be read (no plan flag, or not an admin) the field stays as stored, disabled.
+ */
+function ChoiceReference({
+  field,
+  label,
+  hint,
+  choices,
+  ...props
+}: TabProps & {
+  field: 'integrationId' | 'promptId';
+  label: string;
+  hint: string;
+  choices: { id: number; name: string }[] | null;
+}) {
+  const { t } = useTranslation();
+  const { values, errors, onChange } = props;
+  if (choices === null)
+    return <PendingReference field={field} label={label} hint={hint} values={values} errors={errors} />;
+  const none: SelectProps.Option = { value: '', label: t('connections.dialog.none') };
+  const options: SelectProps.Option[] = [none, ...choices.map((c) => ({ value: String(c.id), label: c.name }))];
+  const id = values[field];
+  const selected =
+    id === null ? none : (options.find((o) => o.value === String(id)) ?? { value: String(id), label: `#${id}` });
+  return (
+    <FormField label={label} errorText={errors[field]}>
+      <Select
+        selectedOption={selected}
+        options={options}
+        filteringType="auto"
+        onChange={({ detail }) =>
+          onChange({ [field]: detail.selectedOption.value ? Number(detail.selectedOption.value) : null })
+        }
+      />
+    </FormField>
+  );
+}
+
+/** The company's integrations and prompts for the selects; null while loading or when they cannot be listed. */
+function useChoices(load: (signal: AbortSignal) => Promise<{ id: number; name: string }[]>) {
+  const [choices, setChoices] = useState<{ id: number; name: string }[] | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    load(abort.signal).then(setChoices, () => setChoices(null));
+    return () => abort.abort();
+  }, []);
+  return choices;
+}
+
 export function IntegrationsTab(props: TabProps) {
   const { t } = useTranslation();
   const flows = useCompanyFlows();
+  const integrations = useChoices(async (signal) => (await listQueueIntegrations({}, { signal })).queueIntegrations);
+  const prompts = useChoices(async (signal) => (await listPrompts({}, { signal })).prompts);
   return (
     <ColumnLayout columns={2}>
-      <PendingReference
+      <ChoiceReference
         {...props}
+        choices={integrations}
         field="integrationId"
         label={t('connections.dialog.integrationId')}
         hint={t('connections.dialog.integrationsPending')}
       />
-      <PendingReference
+      <ChoiceReference
         {...props}
+        choices={prompts}
         field="promptId"
         label={t('connections.dialog.promptId')}
         hint={t('connections.dialog.promptsPending')}
