@@ -31,6 +31,7 @@ export const AREAS = [
   'chats',
   'announcements',
   'helps',
+  'companies',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -905,6 +906,15 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/helps', area: 'helps', handler: 'create-help', auth: 'super' },
   { method: 'PUT', path: '/helps/{id}', area: 'helps', handler: 'update-help', auth: 'super' },
   { method: 'DELETE', path: '/helps/{id}', area: 'helps', handler: 'delete-help', auth: 'super' },
+
+  // Companies (administration §2 "Companies and plans", §7; decisions D155–D157): the platform owner only.
+  { method: 'GET', path: '/companiesPlan', area: 'companies', handler: 'list-companies-plan', auth: 'super' },
+  { method: 'GET', path: '/companies', area: 'companies', handler: 'list-companies', auth: 'super' },
+  { method: 'GET', path: '/companies/list', area: 'companies', handler: 'list-all-companies', auth: 'super' },
+  { method: 'GET', path: '/companies/{id}', area: 'companies', handler: 'get-company', auth: 'super' },
+  { method: 'POST', path: '/companies', area: 'companies', handler: 'create-company', auth: 'super' },
+  { method: 'PUT', path: '/companies/{id}', area: 'companies', handler: 'update-company', auth: 'super' },
+  { method: 'DELETE', path: '/companies/{id}', area: 'companies', handler: 'delete-company', auth: 'super' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -48,6 +48,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
     batchSize: 1,
     timeoutSeconds: 120,
   },
+  // A deleted company's items, media and sessions removed, pass by pass (D156).
+  { queue: 'company-purge', entry: 'functions/jobs/company-purge/handler.ts', batchSize: 1, timeoutSeconds: 300 },
   // A scheduled message's due occurrence: claimed, paced by the send governor, sent once (D118).
   { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
   // A campaign's waves and its shipments' sends, each claimed and made once (D133).
