@@ -34,7 +34,6 @@ const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
   { path: 'subscription', titleKey: 'menu.subscription' },
-  { path: 'companies', titleKey: 'menu.companies' },
 ];
 
 const comingSoonRoute = ({ path, titleKey }: { path?: string; titleKey: string }): RouteObject => {
@@ -91,6 +90,10 @@ export const routes: RouteObject[] = [
           {
             index: true,
             lazy: async () => ({ Component: (await import('./pages/dashboard/dashboard-page')).DashboardPage }),
+          },
+          {
+            path: 'companies',
+            lazy: async () => ({ Component: (await import('./pages/companies/companies-page')).CompaniesPage }),
           },
           {
             path: 'reports',
