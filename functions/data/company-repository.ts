@@ -236,16 +236,31 @@ export const getCompanyUsage = async (companyId: number): Promise<CompanyUsage> 
   };
 };
 
-/** The daily count of a company's media (decisions D156). */
+/**
+ * The daily count of a company's media (decisions D156), written only while the company exists and is not
+ * deleted (a condition on the company item in the same transaction), so a count racing the purge never
+ * leaves an item behind. Answers false when the company is gone or deleted.
+ */
 export const putCompanyFolder = async (companyId: number, bytes: number, files: number, now = new Date()) => {
-  await mapDynamoErrors(() =>
-    db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: companyFolderKeys(companyId),
-        UpdateExpression: 'SET bytes = :b, files = :f, countedAt = :t, companyId = :c',
-        ExpressionAttributeValues: { ':b': bytes, ':f': files, ':t': now.toISOString(), ':c': companyId },
-      }),
-    ),
-  );
+  try {
+    await transactWrite([
+      {
+        ConditionCheck: {
+          Key: companyKeys(companyId),
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+        },
+      },
+      {
+        Update: {
+          Key: companyFolderKeys(companyId),
+          UpdateExpression: 'SET bytes = :b, files = :f, countedAt = :t, companyId = :c',
+          ExpressionAttributeValues: { ':b': bytes, ':f': files, ':t': now.toISOString(), ':c': companyId },
+        },
+      },
+    ]);
+    return true;
+  } catch (err) {
+    if (err instanceof Conflict) return false;
+    throw err;
+  }
 };

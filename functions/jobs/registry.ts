@@ -102,4 +102,11 @@ export const TICKS: readonly TickDefinition[] = [
     timeoutSeconds: 60,
     description: 'Flow runs whose timer or expiry came due (D139): the backstop of their SQS timers',
   },
+  {
+    name: 'company-folders',
+    entry: 'functions/jobs/ticks/company-folders.ts',
+    everyMinutes: 60,
+    timeoutSeconds: 300,
+    description: "Companies' media folder size and file total, recounted about once a day from S3 (D156)",
+  },
 ];

@@ -3,6 +3,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type WebSocket from 'ws';
 import { signAccessToken } from '../../functions/core/access-token';
+import { countCompanyFolder, recountCompanyFolders } from '../../functions/core/companies/company-folders';
 import { everyone, publish } from '../../functions/core/notifier';
 import { db, tableName } from '../../functions/data/client';
 import { listCompanyMedia, PURGE_SEGMENTS, scanCompanyItems } from '../../functions/data/company-purge-repository';
@@ -368,5 +369,19 @@ describe('deleting a company', () => {
     const res = await api(superToken).delete('/companies/1');
     expect(res.status).toBe(400);
     expect(await getCompany(1)).not.toBeNull();
+  });
+});
+
+describe('folder figures', () => {
+  it("the daily count shows the size and number of the company's media in the list; a run leaves a fresh count alone", async () => {
+    const c = await freshCompany(unique('Pasta'));
+    await putMediaObject(`c/${c.company.id}/a/um.png`, TINY_PNG, 'image/png');
+    await putMediaObject(`c/${c.company.id}/b/dois.png`, Buffer.concat([TINY_PNG, TINY_PNG]), 'image/png');
+    expect(await countCompanyFolder(c.company.id)).toEqual({ bytes: TINY_PNG.length * 3, files: 2 });
+    const shown = (await api(superToken).get(`/companies/${c.company.id}`)).body;
+    expect(shown).toMatchObject({ folderSize: TINY_PNG.length * 3, numberFileFolder: 2 });
+    expect(Date.parse(shown.updatedAtFolder)).not.toBeNaN();
+    expect((await recountCompanyFolders()).counted).toBeGreaterThanOrEqual(0);
+    expect((await api(superToken).get(`/companies/${c.company.id}`)).body.updatedAtFolder).toBe(shown.updatedAtFolder);
   });
 });
