@@ -49,7 +49,8 @@ export const metaAppSecret = (): Promise<string | null> => {
   return metaSecretPromise;
 };
 
-export type KeyPurpose = 'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook' | 'meta-token';
+export type KeyPurpose =
+  'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook' | 'meta-token' | 'platform-secret';
 
 const derived = new Map<KeyPurpose, Promise<Uint8Array>>();
 
