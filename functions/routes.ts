@@ -33,6 +33,7 @@ export const AREAS = [
   'helps',
   'billing',
   'integrations',
+  'companies',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -1021,6 +1022,14 @@ export const ROUTES: readonly RouteDef[] = [
     auth: 'admin',
     planFlag: 'useOpenAi',
   },
+  // Companies (administration §2 "Companies and plans", §7; decisions D155–D157): the platform owner only.
+  { method: 'GET', path: '/companiesPlan', area: 'companies', handler: 'list-companies-plan', auth: 'super' },
+  { method: 'GET', path: '/companies', area: 'companies', handler: 'list-companies', auth: 'super' },
+  { method: 'GET', path: '/companies/list', area: 'companies', handler: 'list-all-companies', auth: 'super' },
+  { method: 'GET', path: '/companies/{id}', area: 'companies', handler: 'get-company', auth: 'super' },
+  { method: 'POST', path: '/companies', area: 'companies', handler: 'create-company', auth: 'super' },
+  { method: 'PUT', path: '/companies/{id}', area: 'companies', handler: 'update-company', auth: 'super' },
+  { method: 'DELETE', path: '/companies/{id}', area: 'companies', handler: 'delete-company', auth: 'super' },
 ];
 
 /** `GET /users/{id}` -> `GET /users/{id}`; API Gateway's route key for an entry. */

@@ -57,3 +57,39 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || passesThrough(url.pathname)) return;
   event.respondWith(networkFirst(event));
 });
+
+/**
+ * Notifications while the tab is in the background (administration §2 "Other"; decisions D158): the page
+ * posts `{type: 'notify', title, body, tag, url}` when `document.hidden`, and the worker shows it through its
+ * registration, which keeps working when the tab is not in front. A click focuses an open tab of the app
+ * (navigating it to `url`) or opens one.
+ */
+self.addEventListener('message', (event) => {
+  const data = event.data;
+  if (!data || data.type !== 'notify' || typeof data.title !== 'string') return;
+  event.waitUntil(
+    self.registration.showNotification(data.title, {
+      body: typeof data.body === 'string' ? data.body : '',
+      tag: typeof data.tag === 'string' ? data.tag : undefined,
+      icon: typeof data.icon === 'string' ? data.icon : undefined,
+      data: { url: typeof data.url === 'string' ? data.url : '/' },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data && event.notification.data.url) || '/';
+  event.waitUntil(
+    (async () => {
+      const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const tab = tabs.find((c) => new URL(c.url).origin === self.location.origin);
+      if (tab) {
+        await tab.focus();
+        if ('navigate' in tab) await tab.navigate(url);
+        return;
+      }
+      await self.clients.openWindow(url);
+    })(),
+  );
+});

@@ -30,7 +30,6 @@ function RootLayout() {
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
   { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
-  { path: 'companies', titleKey: 'menu.companies' },
 ];
 
 const comingSoonRoute = ({ path, titleKey }: { path?: string; titleKey: string }): RouteObject => {
@@ -95,6 +94,10 @@ export const routes: RouteObject[] = [
           {
             path: 'subscription',
             lazy: async () => ({ Component: (await import('./pages/financeiro/subscription-page')).SubscriptionPage }),
+          },
+          {
+            path: 'companies',
+            lazy: async () => ({ Component: (await import('./pages/companies/companies-page')).CompaniesPage }),
           },
           {
             path: 'reports',

@@ -14,6 +14,7 @@ import { RealtimeSocket } from './realtime/socket';
 import { registerServiceWorker } from './service-worker-registration';
 import { createSessionUserStore } from './session-user';
 import { applyStoredTheme } from './theme';
+import { loadBranding } from './branding';
 
 /**
  * Start-up: theme and language first (the error screen needs them too), then /config.json before anything
@@ -47,6 +48,8 @@ const bootstrap = async () => {
 
   const transport = createTransport({ adapter: createAmplifyAdapter(config.apiBase) });
   configureApi(transport);
+  // Whitelabel name, colours and favicon from the public settings, without holding up the first screen (D158).
+  void loadBranding();
   const sessionUser = createSessionUserStore();
   // A returning user: ask who they are now, while the router loads the page's and the shell's chunks,
   // instead of after them (the shell joins this read; decisions D114).

@@ -47,6 +47,11 @@ export interface Notifier {
     events: readonly RealtimeEvent[],
     audience: Audience,
   ): Promise<PublishResult>;
+  /**
+   * Closes the sockets (API Gateway's DeleteConnection) and forgets them: a company switched off, expired
+   * or deleted keeps no open socket (decisions D157).
+   */
+  disconnect(connections: readonly WsConnection[]): Promise<void>;
 }
 
 let current: Notifier | undefined;
@@ -91,3 +96,13 @@ export const publishToConnections = (
  */
 export const publishToPlatform = async (event: RealtimeEvent, audience: Audience = everyone): Promise<PublishResult> =>
   notifier().send(await listPlatformConnections(), [event], audience);
+
+/**
+ * Closes every open socket of a company (the platform owner switched it off or deleted it, decisions D157);
+ * `$connect` refuses it from then on, so the browser's reconnect does not bring it back.
+ */
+export const disconnectCompany = async (companyId: number): Promise<number> => {
+  const connections = await listCompanyConnections(companyId);
+  await notifier().disconnect(connections);
+  return connections.length;
+};

@@ -1,6 +1,12 @@
 import { Conflict } from '../shared/errors';
 import { transactWrite } from './transactions';
-import { companyIndexKeys, companyKeys, type Company } from './company-repository';
+import {
+  companyIndexKeys,
+  companyKeys,
+  companyNameConflict,
+  companyNameKeys,
+  type Company,
+} from './company-repository';
 import { nextId } from './counter-repository';
 import { renewalIndexKeys } from './invoice-repository';
 import { emailKeys, USER_DEFAULTS, userIndexKeys, userKeys, userUsageKeys, type User } from './user-repository';
@@ -12,6 +18,11 @@ import { emailKeys, USER_DEFAULTS, userIndexKeys, userKeys, userUsageKeys, type 
 export const createCompanyWithAdmin = async (
   companyInput: Omit<Company, 'id' | 'createdAt' | 'updatedAt'>,
   adminInput: Pick<User, 'name' | 'email' | 'passwordHash'>,
+  /**
+   * Also claim the company-name guard (the platform owner's POST /companies, decisions D155); a taken name
+   * answers ERR_COMPANY_NAME_ALREADY_EXISTS and writes nothing.
+   */
+  options: { nameGuard?: boolean } = {},
 ): Promise<{ company: Company; admin: User }> => {
   const companyId = await nextId(null, 'company');
   const userId = await nextId(companyId, 'user');
@@ -61,8 +72,21 @@ export const createCompanyWithAdmin = async (
           ExpressionAttributeValues: { ':one': 1 },
         },
       },
+      ...(options.nameGuard
+        ? [
+            {
+              Put: {
+                Item: { ...companyNameKeys(company.name), companyId },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ]
+        : []),
     ],
-    () => new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
+    (failure) =>
+      failure.reasons?.[4] === 'ConditionalCheckFailed'
+        ? companyNameConflict()
+        : new Conflict('ERR_EMAIL_ALREADY_EXISTS', 'An account with this e-mail already exists'),
   );
   return { company, admin };
 };

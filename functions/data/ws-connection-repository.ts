@@ -20,6 +20,11 @@ export interface WsConnection {
   super: boolean;
   rooms: string[];
   connectedAt: string;
+  /**
+   * The company's due date when the socket connected: the publisher delivers nothing to, and closes, a
+   * socket whose company expired since (decisions D157). Absent on sockets stored before it was kept.
+   */
+  dueDate?: string;
 }
 
 export const CONNECTION_TTL_SECONDS = 2 * 3600 + 300;
@@ -99,6 +104,7 @@ const toConnection = (item: Record<string, unknown>): WsConnection => ({
       ? [...(item.rooms as Iterable<unknown>)].map(String).sort()
       : [],
   connectedAt: String(item.connectedAt),
+  ...(typeof item.dueDate === 'string' ? { dueDate: item.dueDate } : {}),
 });
 
 /** All live connections of a company (the fan-out set; expired ones are filtered by ttl). */

@@ -48,6 +48,8 @@ export const CONSUMERS: readonly ConsumerDefinition[] = [
     batchSize: 1,
     timeoutSeconds: 120,
   },
+  // A deleted company's items, media and sessions removed, pass by pass (D156).
+  { queue: 'company-purge', entry: 'functions/jobs/company-purge/handler.ts', batchSize: 1, timeoutSeconds: 300 },
   // A scheduled message's due occurrence: claimed, paced by the send governor, sent once (D118).
   { queue: 'schedule', entry: 'functions/jobs/schedule/handler.ts', batchSize: 5, timeoutSeconds: 100 },
   // A campaign's waves and its shipments' sends, each claimed and made once (D133).
@@ -109,5 +111,12 @@ export const TICKS: readonly TickDefinition[] = [
     timeoutSeconds: 60,
     description:
       'Invoices for renewal timers that came due (D152); open charges polled so a dropped webhook still pays (D153)',
+  },
+  {
+    name: 'company-folders',
+    entry: 'functions/jobs/ticks/company-folders.ts',
+    everyMinutes: 60,
+    timeoutSeconds: 300,
+    description: "Companies' media folder size and file total, recounted about once a day from S3 (D156)",
   },
 ];

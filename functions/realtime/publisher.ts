@@ -1,6 +1,7 @@
-import { PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
+import { DeleteConnectionCommand, PostToConnectionCommand } from '@aws-sdk/client-apigatewaymanagementapi';
 import type { RealtimeEvent } from '../contracts/realtime';
 import type { Audience, Notifier, PublishResult } from '../core/notifier';
+import { isSubscriptionExpired } from '../core/auth/request-context';
 import { errorFields, logger } from '../shared/logger';
 import { deleteConnection, type WsConnection } from '../data/ws-connection-repository';
 import { managementClient } from './management-client';
@@ -67,15 +68,40 @@ const publishBatchToConnections = async (
 ): Promise<PublishResult> => {
   if (events.length === 0) return { delivered: 0, gone: 0, failed: 0 };
   const parts = events.map((e) => JSON.stringify(e));
-  const targets = connections.filter(audience);
+  // A socket whose company's due date passed since it connected gets nothing more, and is closed (D157).
+  const expired = connections.filter(expiredSince);
+  if (expired.length > 0) await closeConnections(expired);
+  const targets = connections.filter((c) => !expiredSince(c) && audience(c));
   return tally(
     await Promise.allSettled(targets.map((c) => postCoalesced(c.connectionId, parts))),
     events.map((e) => e.channel).join(','),
   );
 };
 
+const expiredSince = (c: WsConnection): boolean =>
+  c.dueDate !== undefined && isSubscriptionExpired({ id: c.companyId, dueDate: c.dueDate });
+
+/**
+ * Closes sockets through the management API (DeleteConnection) and forgets them; one already gone is only
+ * forgotten. Failures are logged, not thrown: the stored item is removed either way, so no event follows.
+ */
+export const closeConnections = async (connections: readonly WsConnection[]): Promise<void> => {
+  await Promise.all(
+    connections.map(async (c) => {
+      try {
+        await managementClient().send(new DeleteConnectionCommand({ ConnectionId: c.connectionId }));
+      } catch (err) {
+        if (!(err instanceof Error && err.name === 'GoneException')) {
+          logger.warn('realtime disconnect failed', { companyId: c.companyId, ...errorFields(err) });
+        }
+      }
+      await deleteConnection(c.connectionId);
+    }),
+  );
+};
+
 /** The notifier core publishes through; entry points plug it in at cold start (`setNotifier`). */
-export const realtimeNotifier: Notifier = { send: publishBatchToConnections };
+export const realtimeNotifier: Notifier = { send: publishBatchToConnections, disconnect: closeConnections };
 
 // ------------------------------------------------------------------------------ one frame per socket a turn
 

@@ -13,6 +13,8 @@ export interface AuthContext {
   userFlags: Partial<Record<UserFlag, boolean>>;
   /** The company plan's use* flags; absent means not yet resolved (treated as enabled). */
   planFlags: Partial<Record<PlanFlag, boolean>>;
+  /** The company's due date (yyyy-mm-dd) as resolved for this request; the socket keeps it (D157). */
+  dueDate?: string;
 }
 
 /** The spec's per-user permission fields (core §6). */

@@ -89,6 +89,15 @@ export const QUEUES = [
       "A deleted contact list's items removed, in passes (decisions D122); group = the list, dedup = list and pass",
   },
   {
+    name: 'company-purge',
+    fifo: true,
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+    description:
+      "A deleted company's items, media and sessions removed, in passes (decisions D156); group = the company, dedup = company and pass",
+  },
+  {
     name: 'worker-control',
     fifo: false,
     visibilityTimeoutSeconds: 60,

@@ -50,7 +50,14 @@ export const metaAppSecret = (): Promise<string | null> => {
 };
 
 export type KeyPurpose =
-  'access-token' | 'cursor' | 'refresh-token' | 'reset-code' | 'webhook' | 'meta-token' | 'integration-secret';
+  | 'access-token'
+  | 'cursor'
+  | 'refresh-token'
+  | 'reset-code'
+  | 'webhook'
+  | 'meta-token'
+  | 'integration-secret'
+  | 'platform-secret';
 
 const derived = new Map<KeyPurpose, Promise<Uint8Array>>();
 

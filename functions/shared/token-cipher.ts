@@ -4,7 +4,8 @@ import { secretKey, type KeyPurpose } from './secrets';
 /**
  * Secrets at rest: AES-256-GCM under a key derived from the application secret (HKDF, one purpose per kind
  * of secret, D6). Meta access tokens (decisions D40) use purpose `meta-token`; the queue integrations' and AI
- * prompts' keys (service-account private keys, API keys; decisions D162) use `integration-secret`. A table
+ * prompts' keys (service-account private keys, API keys; decisions D162) use `integration-secret`; the
+ * platform's secret settings (the AI key, decisions D158) use `platform-secret`. A table
  * export or a stray read shows ciphertext; rotating the app secret makes stored values unreadable.
  */
 const VERSION = 'v1';
@@ -21,6 +22,9 @@ export const encryptSecret = async (purpose: KeyPurpose, value: string): Promise
     data.toString('base64url'),
   ].join('.');
 };
+
+/** Whether a stored value is sealed by `encryptSecret` (a setting written before it was sealed is not). */
+export const isSealed = (value: string): boolean => value.startsWith(`${VERSION}.`) && value.split('.').length === 4;
 
 export const decryptSecret = async (purpose: KeyPurpose, sealed: string): Promise<string> => {
   const [version, iv, tag, data] = sealed.split('.');

@@ -1,4 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signAccessToken } from '../../functions/core/access-token';
@@ -8,8 +7,7 @@ import {
   runInvoiceTick,
   runReconcile,
 } from '../../functions/core/billing/billing-service';
-import { db, tableName } from '../../functions/data/client';
-import { companyKeys, getCompany } from '../../functions/data/company-repository';
+import { getCompany } from '../../functions/data/company-repository';
 import { armRenewal, getInvoice } from '../../functions/data/invoice-repository';
 import { findUserIdByEmail } from '../../functions/data/user-repository';
 import { eventsUntil } from '../helpers/connections';
@@ -269,7 +267,7 @@ describe('invoices and PIX checkout', () => {
     expect((await api(a.attendantToken).get('/invoices/all')).status).toBe(403);
   });
 
-  it("repriceOpenInvoices follows a company's new plan, open invoices only", async () => {
+  it('a company moved to another plan by the owner has its open invoice repriced (repriceOpenInvoices)', async () => {
     const [cheap, dear] = await Promise.all([
       api(superToken).post('/plans', planBody({ amount: 15 })),
       api(superToken).post('/plans', planBody({ amount: 60, users: 10 })),
@@ -278,20 +276,16 @@ describe('invoices and PIX checkout', () => {
     const a = await freshCompany(undefined, { planId: cheap.body.id, dueDate: due });
     await armRenewal(a.company.id, due);
     await runInvoiceTick();
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: companyKeys(a.company.id),
-        UpdateExpression: 'SET planId = :p',
-        ExpressionAttributeValues: { ':p': dear.body.id },
-      }),
-    );
-    expect(await repriceOpenInvoices(a.company.id)).toBe(1);
+    expect((await api(a.adminToken).get('/invoices/all')).body.invoices[0]).toMatchObject({ value: 15 });
+    const moved = await api(superToken).put(`/companies/${a.company.id}`, { planId: dear.body.id });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await api(a.adminToken).get('/invoices/all')).body.invoices[0]).toMatchObject({
       value: 60,
       users: 10,
       planId: dear.body.id,
       detail: dear.body.name,
     });
+    // Already repriced: a second pass changes nothing.
+    expect(await repriceOpenInvoices(a.company.id)).toBe(0);
   });
 });

@@ -76,5 +76,6 @@ export const resolveAuthContext = async (
     super: user!.super === true,
     userFlags: userFlagsOf(user!),
     planFlags: planFlagsOf(plan),
+    dueDate: company.dueDate,
   };
 };

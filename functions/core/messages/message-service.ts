@@ -26,7 +26,8 @@ import {
   type QuotedSnapshot,
   type StoredMessage,
 } from '../../data/message-repository';
-import { getCompanySettingsItem, getGlobalSetting } from '../../data/settings-repository';
+import { getCompanySettingsItem } from '../../data/settings-repository';
+import { readPlatformSecret } from '../settings/global-settings';
 import { createTicket, getOpenTicketId, getTicket, OtherOpenTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { getUser } from '../../data/user-repository';
@@ -743,7 +744,7 @@ const targetTicket = async (
 const openAiKeyOf = async (companyId: number): Promise<string | null> => {
   const own = (await getCompanySettingsItem(companyId)).openAiKey;
   if (typeof own === 'string' && own.trim()) return own.trim();
-  const platform = (await getGlobalSetting('openAiKey'))?.value;
+  const platform = await readPlatformSecret('openAiKey');
   return platform?.trim() ? platform.trim() : null;
 };
 

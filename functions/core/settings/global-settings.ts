@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { AuthContext } from '../../shared/auth-context';
 import { Forbidden, NotFound, ValidationError } from '../../shared/errors';
 import { getGlobalSetting, listGlobalSettings, putGlobalSetting } from '../../data/settings-repository';
+import { decryptSecret, encryptSecret, isSealed } from '../../shared/token-cipher';
 
 /**
  * Platform settings by key (core spec §3 "Global settings"), written by the platform owner only. The
@@ -56,13 +57,32 @@ export const mask = (value: string): string => (value === '' ? '' : `•••�
 const view = (key: GlobalSettingKey, value: string): SettingView =>
   GLOBAL_SETTINGS[key].isSecret && value !== '' ? { key, value: mask(value), masked: true } : { key, value };
 
-const valueOf = async (key: GlobalSettingKey): Promise<string> =>
-  (await getGlobalSetting(key))?.value ?? GLOBAL_SETTINGS[key].default;
+/**
+ * Secret keys sealed at rest (AES-256-GCM under the `platform-secret` key, decisions D158): the AI key. A
+ * value stored before sealing (plain) is still read as it is and sealed at its next write.
+ */
+const SEALED: ReadonlySet<GlobalSettingKey> = new Set<GlobalSettingKey>(['openAiKey']);
+
+const plainOf = async (key: GlobalSettingKey, stored: string): Promise<string> =>
+  SEALED.has(key) && isSealed(stored) ? decryptSecret('platform-secret', stored) : stored;
+
+const valueOf = async (key: GlobalSettingKey): Promise<string> => {
+  const stored = (await getGlobalSetting(key))?.value;
+  return stored === undefined ? GLOBAL_SETTINGS[key].default : plainOf(key, stored);
+};
+
+/** A platform secret in clear, for the services that use it (the platform's OpenAI key). */
+export const readPlatformSecret = (key: GlobalSettingKey): Promise<string> => valueOf(key);
 
 /** GET /settings — every key with its value or default, secrets masked (platform owner). */
 export const listSettings = async (): Promise<SettingView[]> => {
   const stored = new Map((await listGlobalSettings()).map((s) => [s.key, s.value]));
-  return KEYS.map((key) => view(key, stored.get(key) ?? GLOBAL_SETTINGS[key].default));
+  return Promise.all(
+    KEYS.map(async (key) => {
+      const value = stored.get(key);
+      return view(key, value === undefined ? GLOBAL_SETTINGS[key].default : await plainOf(key, value));
+    }),
+  );
 };
 
 /** GET /setting/{key} — any signed-in user reads plain keys; secret keys are for the platform owner. */
@@ -87,6 +107,9 @@ export const writeSetting = async (key: GlobalSettingKey, value: unknown): Promi
   }
   // An emptied app name falls back to the default (spec §9: "default app name fallback when emptied").
   const stored = key === 'appName' && parsed.data === '' ? GLOBAL_SETTINGS.appName.default : parsed.data;
-  const saved = await putGlobalSetting(key, stored);
-  return view(key, saved.value);
+  await putGlobalSetting(
+    key,
+    SEALED.has(key) && stored !== '' ? await encryptSecret('platform-secret', stored) : stored,
+  );
+  return view(key, stored);
 };

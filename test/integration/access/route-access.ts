@@ -39,6 +39,7 @@ import { createPeriodInvoice } from '../../../functions/data/invoice-repository'
 import { getCompany } from '../../../functions/data/company-repository';
 import { efiWebhookHmac } from '../../../functions/core/billing/efi-provider';
 import { createIntegration, createPrompt } from '../../../functions/data/integration-repository';
+import { createCompany } from '../../../functions/data/company-repository';
 
 /**
  * The expected access table, one row per route of functions/routes.ts (the matrix tests fail when a route
@@ -620,6 +621,21 @@ const byChat = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request
   missing: () => request(999_999_999),
 });
 /** Announcements and help entries are the platform's, written for every company (D144, D146). */
+const COMPANY_ADMIN = 'the platform owner manages every company by id; the routes are super-only';
+
+/** A company made only to be edited or deleted by an access row. */
+const throwawayCompany = () =>
+  createCompany({
+    name: uniqueName('Descartável'),
+    email: `${randomUUID()}@test.local`,
+    phone: '',
+    document: '',
+    planId: 1,
+    status: true,
+    recurrence: 'MENSAL',
+    dueDate: '2999-12-31',
+  });
+
 const PLATFORM_CONTENT = 'platform content the owner writes for every company (super only)';
 const someAnnouncement = () => createAnnouncement({ title: uniqueName('Aviso'), text: 'x', priority: 3, status: true });
 const somePlan = () =>
@@ -1738,6 +1754,38 @@ export const ACCESS: Record<string, AccessRow> = {
   },
   'PUT /prompt/{id}': { allow: admins, ...byPrompt((id) => ({ path: `/prompt/${id}`, body: { maxTokens: 200 } })) },
   'DELETE /prompt/{id}': { allow: admins, ...byPrompt((id) => ({ path: `/prompt/${id}` })) },
+  // Companies (decisions D155–D157): the platform owner's, every company by id.
+  'GET /companiesPlan': {
+    allow: superOnly,
+    request: async () => ({ path: '/companiesPlan', query: { searchParam: 'a' } }),
+  },
+  'GET /companies': { allow: superOnly, request: async () => ({ path: '/companies' }) },
+  'GET /companies/list': { allow: superOnly, request: async () => ({ path: '/companies/list' }) },
+  'GET /companies/{id}': {
+    allow: superOnly,
+    request: async (caller) => ({ path: `/companies/${caller.companyId}` }),
+    notTenantData: COMPANY_ADMIN,
+  },
+  'POST /companies': {
+    allow: superOnly,
+    request: async () => {
+      const name = uniqueName('Empresa');
+      return {
+        path: '/companies',
+        body: { name, email: `${randomUUID()}@test.local`, passwordDefault: 'Senha@123', planId: 1 },
+      };
+    },
+  },
+  'PUT /companies/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/companies/${(await throwawayCompany()).id}`, body: { phone: '5511999990000' } }),
+    notTenantData: COMPANY_ADMIN,
+  },
+  'DELETE /companies/{id}': {
+    allow: superOnly,
+    request: async () => ({ path: `/companies/${(await throwawayCompany()).id}` }),
+    notTenantData: COMPANY_ADMIN,
+  },
 };
 
 /** Meta's webhooks are public and signed (decisions D40): an empty batch, signed with the test app secret. */

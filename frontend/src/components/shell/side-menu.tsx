@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { FollowDetail } from '@/hooks/use-on-follow';
 import { AFTER_LOGIN_PATH } from '@/paths';
-import { PRODUCT_NAME } from '@/product';
+import { useAppName } from '@/branding';
 import { linksOf, type MenuEntry, type MenuGroup, type MenuLink } from './menu';
 
 const toLink = (entry: MenuLink, t: TFunction): SideNavigationProps.Link => ({
@@ -64,11 +64,12 @@ export function SideMenu({
   version: string | undefined;
   onFollow: (event: CustomEvent<FollowDetail>) => void;
 }) {
+  const appName = useAppName();
   const { t } = useTranslation();
   return (
     <>
       <SideNavigation
-        header={{ text: PRODUCT_NAME, href: AFTER_LOGIN_PATH }}
+        header={{ text: appName, href: AFTER_LOGIN_PATH }}
         activeHref={activeHrefFor(menu, pathname)}
         items={toItems(menu, t)}
         onFollow={onFollow}

@@ -17,7 +17,7 @@ import { useOnFollow } from '@/hooks/use-on-follow';
 import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
 import { AFTER_LOGIN_PATH } from '@/paths';
 import { roleOf } from '@/permissions';
-import { PRODUCT_NAME } from '@/product';
+import { useAppName } from '@/branding';
 import { toggleTheme, useTheme } from '@/theme';
 import { setVolume, useIsNarrowScreen, useVolume } from './preferences';
 import { formatDueDate } from './subscription';
@@ -64,6 +64,7 @@ export function TopBar({
   onLogout: () => void;
   onReload?: () => void;
 }) {
+  const appName = useAppName();
   const { t, i18n } = useTranslation();
   const language = toLanguage(i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
   const theme = useTheme();
@@ -77,7 +78,7 @@ export function TopBar({
       <TopNavigation visualContext="top-navigation">
         <div style={BAR_STYLE}>
           <Link href={AFTER_LOGIN_PATH} onFollow={onFollow} variant="primary" fontSize="heading-m" color="inverted">
-            {PRODUCT_NAME}
+            {appName}
           </Link>
           {!narrow && (
             <div data-testid="shell-greeting" style={{ flex: '1 1 auto', minWidth: 0 }}>

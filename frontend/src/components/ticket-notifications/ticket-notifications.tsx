@@ -8,6 +8,7 @@ import { getVolume } from '@/components/shell/preferences';
 import { stripWhatsappMarkup } from '@/components/whatsapp-markup';
 import { useChannel } from '@/realtime/use-socket';
 import { shouldNotify, titleWithUnread } from './notification-rules';
+import { notifyInBackground } from '@/service-worker-registration';
 import { resetNotifierState, useNotifierState } from './notifier-store';
 
 /** A short two-tone chime at the user's volume (top bar slider, core spec §9); silent at 0. */
@@ -96,8 +97,14 @@ export function useTicketNotifications(user: AuthUser): UnreadTicket[] {
     };
     setUnread((all) => [entry, ...all.filter((u) => u.ticketId !== ticket.id)]);
     const api = browserNotifications();
-    if (api && api.permission === 'granted') {
-      const popup = new api(entry.contactName, { body: stripWhatsappMarkup(message.body), tag: ticket.uuid });
+    const body = stripWhatsappMarkup(message.body);
+    // A hidden tab: the service worker shows it (D158); a visible one shows its own popup.
+    if (
+      api &&
+      api.permission === 'granted' &&
+      !notifyInBackground({ title: entry.contactName, body, tag: ticket.uuid, url: `/tickets/${ticket.uuid}` })
+    ) {
+      const popup = new api(entry.contactName, { body, tag: ticket.uuid });
       popup.onclick = () => {
         window.focus();
         void navigate(`/tickets/${ticket.uuid}`);

@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '@/components/language-select';
 import { useOnFollow } from '@/hooks/use-on-follow';
-import { PRODUCT_NAME } from '@/product';
+import { useAppName } from '@/branding';
 
 /** The frame of the public pages: product name, language picker, and the page's form in one narrow card. */
 export function AuthLayout({
@@ -23,13 +23,14 @@ export function AuthLayout({
   children: ReactNode;
   footer?: ReactNode;
 }) {
+  const appName = useAppName();
   const { t } = useTranslation();
   return (
     <div style={{ maxWidth: 480, margin: '0 auto' }}>
       <SpaceBetween size="l">
         <Box textAlign="center">
           <Box variant="h1" tagOverride="p" fontSize="display-l">
-            {PRODUCT_NAME}
+            {appName}
           </Box>
           <Box color="text-body-secondary">{t('auth.product')}</Box>
         </Box>

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { configureApi, createTransport } from '@/api/transport';
+import { fakeApi, json } from '@/testing/fake-api';
+import { applyBranding, DEFAULT_BRANDING, loadBranding } from './branding';
+
+const theming = vi.hoisted(() => ({ applyTheme: vi.fn() }));
+vi.mock('@cloudscape-design/components/theming', () => theming);
+
+describe('whitelabel branding', () => {
+  afterEach(() => {
+    theming.applyTheme.mockReset();
+    document.title = 'ZapDesk';
+  });
+
+  it('reads the public settings and applies the name, the favicon and the primary colours', async () => {
+    const server = fakeApi({
+      'GET /public-settings/appName': () => json(200, { key: 'appName', value: 'Atende Já' }),
+      'GET /public-settings/primaryColorLight': () => json(200, { key: 'primaryColorLight', value: '#112233' }),
+      'GET /public-settings/primaryColorDark': () => json(200, { key: 'primaryColorDark', value: '#445566' }),
+      'GET /public-settings/appLogoFavicon': () => json(200, { key: 'appLogoFavicon', value: 'c/1/logos/favicon.png' }),
+    });
+    configureApi(createTransport({ adapter: server.adapter }));
+    await loadBranding();
+    expect(document.title).toBe('Atende Já');
+    expect(document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.getAttribute('href')).toBe(
+      '/media/c/1/logos/favicon.png',
+    );
+    expect(document.documentElement.style.getPropertyValue('--zapdesk-primary-light')).toBe('#112233');
+    const tokens = (theming.applyTheme.mock.calls[0]?.[0] as { theme: { tokens: Record<string, unknown> } }).theme
+      .tokens;
+    expect(tokens.colorBackgroundButtonPrimaryDefault).toEqual({ light: '#112233', dark: '#445566' });
+  });
+
+  it('keeps the defaults when the settings cannot be read, without loading the theming module', async () => {
+    const server = fakeApi({});
+    configureApi(createTransport({ adapter: server.adapter }));
+    await loadBranding();
+    expect(document.title).toBe(DEFAULT_BRANDING.appName);
+    expect(theming.applyTheme).not.toHaveBeenCalled();
+  });
+
+  it('falls back to the default colour when a stored one is not a colour', async () => {
+    await applyBranding({ ...DEFAULT_BRANDING, primaryColorLight: 'azul', primaryColorDark: '#000000' });
+    expect(document.documentElement.style.getPropertyValue('--zapdesk-primary-light')).toBe('#0000FF');
+    expect(theming.applyTheme).toHaveBeenCalledTimes(1);
+  });
+});
