@@ -63,7 +63,7 @@ const companiesApi = (extra: Record<string, Route> = {}) => {
   const server = fakeApi({
     ...shellRoutes(OWNER),
     'GET /companiesPlan': listRoute(() => COMPANIES),
-    'GET /plans/list': () => json(200, PLANS),
+    'GET /plans/all': () => json(200, PLANS),
     ...extra,
   });
   return {

@@ -8,7 +8,7 @@ import Toggle from '@cloudscape-design/components/toggle';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as z from 'zod/mini';
-import { listPublicPlans, type PublicPlan } from '@/api/auth';
+import { listAllPlans, type Plan } from '@/api/billing';
 import { createCompany, RECURRENCE_OPTIONS, updateCompany, type Company, type Recurrence } from '@/api/companies';
 import { FormModal, type FormApi } from '@/components/form-modal/form-modal';
 
@@ -109,11 +109,11 @@ export function CompanyDialog({
 
 function CompanyFields({ form, creating }: { form: FormApi<CompanyValues>; creating: boolean }) {
   const { t } = useTranslation();
-  const [plans, setPlans] = useState<PublicPlan[] | null>(null);
+  const [plans, setPlans] = useState<Plan[] | null>(null);
   const [showPassword, setShowPassword] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
-    listPublicPlans({ signal: controller.signal }).then(setPlans, () => setPlans([]));
+    listAllPlans({ signal: controller.signal }).then(setPlans, () => setPlans([]));
     return () => controller.abort();
   }, []);
   const planOptions = (plans ?? []).map((p) => ({ value: String(p.id), label: p.name }));

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { companyChannel } from '@contracts/realtime';
 import { ApiError } from '@/api/api-error';
+import { getMe } from '@/api/auth';
 import { CUSTOM_PLAN, customPlanPrice, subscribe, type Invoice, type PaymentResult } from '@/api/billing';
 import { useNotifications } from '@/components/notifications';
 import { useCurrentUser } from '@/components/shell/shell-context';
@@ -37,6 +38,9 @@ const REQUIRED: Partial<Record<DetailField, string>> = {
   country: 'billing.checkout.errors.country',
 };
 
+/** How often the payment step rereads the company's due date (the socket's event is the fast path). */
+const PAYMENT_POLL_MS = 5_000;
+
 function PaymentStep({ result, onDone }: { result: PaymentResult; onDone: (dueDate: string) => void }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
@@ -57,6 +61,21 @@ function PaymentStep({ result, onDone }: { result: PaymentResult; onDone: (dueDa
     const company = event.company as { dueDate?: unknown } | undefined;
     if (event.action === 'CONCLUIDA' && typeof company?.dueDate === 'string') onDone(company.dueDate);
   });
+  // An expired company has no socket (D157 refuses it): the company's due date, read every few seconds,
+  // tells the payment too — it moves only when the payment's transaction commits (D153).
+  const startDue = useRef(user.company?.dueDate);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      getMe().then(
+        (me) => {
+          const due = me.company?.dueDate;
+          if (typeof due === 'string' && due !== startDue.current) onDone(due);
+        },
+        () => undefined,
+      );
+    }, PAYMENT_POLL_MS);
+    return () => clearInterval(timer);
+  }, [onDone]);
   const links = [
     ['stripeURL', result.stripeURL],
     ['asaasURL', result.asaasURL],
