@@ -29,7 +29,6 @@ function RootLayout() {
  * its menu title until its issue replaces the entry with the real page; no `path` is the index route, /.
  */
 const COMING_SOON_ROUTES: { path?: string; titleKey: string }[] = [
-  { path: 'flowbuilder/:flowId?', titleKey: 'menu.flowEditor' },
   { path: 'prompts', titleKey: 'menu.prompts' },
   { path: 'queue-integration', titleKey: 'menu.queueIntegration' },
   { path: 'financeiro', titleKey: 'menu.financeiro' },
@@ -111,6 +110,13 @@ export const routes: RouteObject[] = [
           {
             path: 'flowbuilders',
             lazy: async () => ({ Component: (await import('./pages/flows/flows-page')).FlowsPage }),
+          },
+          {
+            // The flow editor (decisions D138, D159, D160): its chunk alone carries @xyflow/react.
+            path: 'flowbuilder/:flowId?',
+            lazy: async () => ({
+              Component: (await import('./pages/flow-editor/flow-editor-page')).FlowEditorPage,
+            }),
           },
           {
             path: 'phrase-lists',
