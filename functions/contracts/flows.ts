@@ -460,9 +460,13 @@ export const startFlowTestBody = z.object({
   flowId,
   whatsappId: z.coerce.number({ error: 'Required' }).int().positive('Required'),
 });
+/** Without a customer (whatsappId and number) there is no run to show: the answer is `{run: null}`. */
 export const flowTestPositionQuery = z.object({
-  whatsappId: z.coerce.number({ error: 'Required' }).int().positive('Required'),
-  number: z.string({ error: 'Required' }).regex(/^\d{8,15}$/, '8 to 15 digits'),
+  whatsappId: z.coerce.number().int().positive().optional(),
+  number: z
+    .string()
+    .regex(/^\d{8,15}$/, '8 to 15 digits')
+    .optional(),
 });
 export type StartFlowTestBody = z.input<typeof startFlowTestBody>;
 

@@ -84,10 +84,11 @@ export const startFlowTest = async (
 export const flowTestPosition = async (
   auth: AuthContext,
   flowId: number,
-  query: { whatsappId: number; number: string },
+  query: { whatsappId?: number | undefined; number?: string | undefined },
 ): Promise<FlowTestPosition> => {
   simulatorOnly();
   await testedFlow(auth, flowId);
+  if (query.whatsappId === undefined || query.number === undefined) return { run: null };
   const identity = phoneIdentity(query.number);
   const contactId = (await findContactIdsByIdentities(auth.companyId, [identity])).get(identity);
   if (contactId === undefined) return { run: null };
