@@ -44,6 +44,23 @@ export default defineConfig({
             vendor('react', ['react', 'react-dom', 'scheduler', 'react-router', 'react-router-dom', 'cookie'], 40),
             vendor('i18n', ['i18next', 'react-i18next', 'html-parse-stringify', 'void-elements'], 30),
             vendor('amplify', ['aws-amplify', '@aws-amplify', '@aws-crypto', '@smithy', '@aws-sdk', 'tslib'], 20),
+            // The flow editor's canvas library and its own dependencies load only with the editor's page.
+            vendor(
+              'flow-canvas',
+              [
+                '@xyflow',
+                'd3-drag',
+                'd3-zoom',
+                'd3-selection',
+                'd3-transition',
+                'd3-dispatch',
+                'd3-ease',
+                'd3-timer',
+                'zustand',
+                'classcat',
+              ],
+              15,
+            ),
             {
               // Split by the set of pages that use each component: a page's own Cloudscape components
               // load with it instead of growing the chunk every page waits for. Pieces under 2 kB merge

@@ -782,6 +782,12 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/flowbuilder/duplicate', area: 'flows', handler: 'duplicate-flow', auth: 'admin' },
   { method: 'GET', path: '/flowbuilder/flow/{id}', area: 'flows', handler: 'get-flow-document', auth: 'admin' },
   { method: 'POST', path: '/flowbuilder/flow', area: 'flows', handler: 'save-flow-document', auth: 'admin' },
+  // Flow media uploads and trying a flow on the phone simulator (decisions D159, D160).
+  { method: 'POST', path: '/flowbuilder/content', area: 'flows', handler: 'upload-flow-content', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder/img', area: 'flows', handler: 'upload-flow-image', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder/audio', area: 'flows', handler: 'upload-flow-audio', auth: 'admin' },
+  { method: 'POST', path: '/flowbuilder/test', area: 'flows', handler: 'start-flow-test', auth: 'admin' },
+  { method: 'GET', path: '/flowbuilder/test/{id}', area: 'flows', handler: 'get-flow-test-position', auth: 'admin' },
   {
     method: 'GET',
     path: '/flowcampaign',

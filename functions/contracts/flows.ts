@@ -353,6 +353,145 @@ export const documentMediaKeys = (doc: FlowDocument): string[] => {
   return keys;
 };
 
+// ------------------------------------------------------------------------------------------- media uploads
+
+/**
+ * Flow media (administration §5, §7, §9; decisions D159): the browser asks for a presigned PUT per file
+ * under the flow's prefix, uploads the bytes straight to S3, then saves the document naming the keys; the
+ * save reads each new file's bytes (type and size) and deletes one that fails.
+ */
+export const FLOW_MEDIA_KINDS = ['img', 'audio', 'video'] as const;
+export type FlowMediaKind = (typeof FLOW_MEDIA_KINDS)[number];
+
+/** Per kind: the largest file, the accepted name extensions, the spec's "too large" text. */
+export const FLOW_MEDIA_RULES: Record<
+  FlowMediaKind,
+  { maxBytes: number; extensions: readonly string[]; tooLarge: string; wrongType: string }
+> = {
+  img: {
+    maxBytes: 2 * 1024 * 1024,
+    extensions: ['png', 'jpg', 'jpeg'],
+    tooLarge: 'Arquivo é muito grande! 2MB máximo',
+    wrongType: 'Formato não aceito! Use png, jpg ou jpeg',
+  },
+  audio: {
+    maxBytes: 5 * 1024 * 1024,
+    extensions: ['ogg', 'mp3', 'opus', 'mpeg'],
+    tooLarge: 'Arquivo é muito grande! 5MB máximo',
+    wrongType: 'Formato não aceito! Use ogg, mp3, opus ou mpeg',
+  },
+  video: {
+    maxBytes: 20 * 1024 * 1024,
+    extensions: ['mp4'],
+    tooLarge: 'Arquivo é muito grande! 20MB máximo',
+    wrongType: 'Formato não aceito! Use mp4',
+  },
+};
+
+/** The extension of a file name, lower case ('' when none). */
+export const fileNameExtension = (name: string): string => {
+  const match = /\.([A-Za-z0-9]{1,10})$/.exec(name.trim());
+  return match ? match[1]!.toLowerCase() : '';
+};
+
+/** The spec's text for a file a card of `kind` cannot take, or null when its name and size are fine. */
+export const flowMediaProblem = (kind: FlowMediaKind, name: string, size: number): string | null => {
+  const rule = FLOW_MEDIA_RULES[kind];
+  if (!rule.extensions.includes(fileNameExtension(name))) return rule.wrongType;
+  if (size > rule.maxBytes) return rule.tooLarge;
+  return null;
+};
+
+const mediaDescriptor = z.object({
+  /** The original file name (kept as the card's `original`). */
+  name: z.string({ error: 'Required' }).trim().min(1, 'Required').max(255),
+  type: z.enum(FLOW_MEDIA_KINDS, { error: 'img, audio or video' }),
+  size: z.number({ error: 'Required' }).int().positive('Arquivo vazio'),
+  contentType: z
+    .string({ error: 'Required' })
+    .trim()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type')
+    .max(200),
+});
+
+/** POST /flowbuilder/content {idFlow, medias}: presigned PUTs for the files of content cards (up to 20). */
+export const flowContentUploadBody = z.object({
+  idFlow: flowId,
+  medias: z.array(mediaDescriptor).min(1, 'Required').max(20, 'At most 20 files'),
+});
+/** POST /flowbuilder/img and /flowbuilder/audio {idFlow, medias}: one file of that kind (the node's). */
+export const flowSingleUploadBody = z.object({
+  idFlow: flowId,
+  medias: z.array(mediaDescriptor.omit({ type: true })).length(1, 'One file'),
+  fromMe: z.unknown().optional(),
+  body: z.unknown().optional(),
+});
+export type FlowContentUploadBody = z.input<typeof flowContentUploadBody>;
+
+/** One presigned upload: PUT the bytes to `uploadUrl` with exactly `headers`, then save `key` in the card. */
+export interface FlowMediaUpload {
+  /** The stored file's key (`c/<c>/flows/<flowId>/…`): the card's `value`, the node's `url`. */
+  key: string;
+  /** The original file name. */
+  original: string;
+  type: FlowMediaKind;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+  expiresIn: number;
+}
+/** POST /flowbuilder/content answers `data` describing the uploads (§7). */
+export interface FlowContentUploadAnswer {
+  data: FlowMediaUpload[];
+}
+/** POST /flowbuilder/img|audio answers the file's `name` (its key, §7) and its upload. */
+export interface FlowSingleUploadAnswer extends FlowMediaUpload {
+  name: string;
+}
+
+// ------------------------------------------------------------------------- try it on the phone simulator
+
+/**
+ * POST /flowbuilder/test {flowId, whatsappId} (decisions D160): makes the saved flow the welcome flow of a
+ * simulated connection and answers a fresh customer number to chat as; GET /flowbuilder/test/{flowId}
+ * ?whatsappId&number answers where that customer's run of the flow is.
+ */
+export const startFlowTestBody = z.object({
+  flowId,
+  whatsappId: z.coerce.number({ error: 'Required' }).int().positive('Required'),
+});
+/** Without a customer (whatsappId and number) there is no run to show: the answer is `{run: null}`. */
+export const flowTestPositionQuery = z.object({
+  whatsappId: z.coerce.number().int().positive().optional(),
+  number: z
+    .string()
+    .regex(/^\d{8,15}$/, '8 to 15 digits')
+    .optional(),
+});
+export type StartFlowTestBody = z.input<typeof startFlowTestBody>;
+
+export interface FlowTestStart {
+  flowId: number;
+  whatsappId: number;
+  /** The version a run started now walks. */
+  version: number;
+  /** A customer number never seen in the company: its first message opens a ticket and starts the flow. */
+  number: string;
+}
+
+export interface FlowTestPosition {
+  /** The test customer's latest run of this flow on the connection, or null before it starts. */
+  run: {
+    runId: string;
+    version: number;
+    /** The node it carries out next or waits on; null once it ended. */
+    nodeId: string | null;
+    status: 'running' | 'waiting' | 'ended';
+    step: number;
+    endReason: string | null;
+  } | null;
+}
+
 // ------------------------------------------------------------------------------ phrase campaigns (by phrase)
 
 export interface FlowCampaignView {

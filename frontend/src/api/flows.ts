@@ -3,10 +3,16 @@ import type {
   FlowCampaignDetail,
   FlowCampaignList,
   FlowCampaignView,
+  FlowContentUploadAnswer,
+  FlowContentUploadBody,
   FlowDocumentAnswer,
+  FlowMediaKind,
   FlowPage,
   FlowView,
+  FlowTestPosition,
+  FlowTestStart,
   SaveFlowDocumentBody,
+  StartFlowTestBody,
 } from '@contracts/flows';
 import { api } from './transport';
 
@@ -17,7 +23,7 @@ import { api } from './transport';
  */
 export type Flow = FlowView;
 export type FlowCampaign = FlowCampaignView;
-export type { FlowPage, FlowDocumentAnswer };
+export type { FlowPage, FlowDocumentAnswer, FlowTestPosition, FlowTestStart };
 
 interface CallOptions {
   signal?: AbortSignal;
@@ -81,3 +87,51 @@ export const updateFlowCampaign = (id: number, input: FlowCampaignInput & { stat
 
 export const deleteFlowCampaign = (id: number): Promise<{ message: string }> =>
   api().delete<{ message: string }>(`/flowcampaign/${encodeURIComponent(String(id))}`);
+
+// ------------------------------------------------------------------- the visual editor (decisions D159, D160)
+
+export interface FlowMediaFile {
+  /** The card's kind: img, audio or video. */
+  type: FlowMediaKind;
+  file: File;
+}
+
+/**
+ * Uploads the files of content cards (decisions D159): POST /flowbuilder/content for presigned PUTs under
+ * the flow's prefix, then one PUT of each file's bytes. Answers each file's key (the card's `value`), in
+ * order. The save that names the keys checks their bytes on the server.
+ */
+export const uploadFlowMedia = async (flowId: number, files: readonly FlowMediaFile[]): Promise<string[]> => {
+  if (files.length === 0) return [];
+  const answer = await api().post<FlowContentUploadAnswer>('/flowbuilder/content', {
+    idFlow: flowId,
+    medias: files.map(({ type, file }) => ({
+      name: file.name,
+      type,
+      size: file.size,
+      contentType: file.type || 'application/octet-stream',
+    })),
+  } satisfies FlowContentUploadBody);
+  await Promise.all(
+    answer.data.map(async (upload, i) => {
+      const res = await fetch(upload.uploadUrl, { method: upload.method, headers: upload.headers, body: files[i]!.file });
+      if (!res.ok) throw new Error(`upload of ${files[i]!.file.name} failed (${res.status})`);
+    }),
+  );
+  return answer.data.map((u) => u.key);
+};
+
+/** POST /flowbuilder/test {flowId, whatsappId}: the flow becomes the simulated connection's welcome flow. */
+export const startFlowTest = (body: StartFlowTestBody): Promise<FlowTestStart> =>
+  api().post<FlowTestStart>('/flowbuilder/test', body);
+
+/** GET /flowbuilder/test/{flowId}?whatsappId&number: where the test customer's run is. */
+export const getFlowTestPosition = (
+  flowId: number,
+  query: { whatsappId: number; number: string },
+  options: CallOptions = {},
+): Promise<FlowTestPosition> =>
+  api().get<FlowTestPosition>(`/flowbuilder/test/${encodeURIComponent(String(flowId))}`, {
+    ...options,
+    query: { whatsappId: String(query.whatsappId), number: query.number },
+  });

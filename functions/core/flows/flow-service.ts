@@ -28,6 +28,7 @@ import { ValidationError } from '../../shared/errors';
 import { errorFields, logger } from '../../shared/logger';
 import { CHANGED_OR_BUSY, withRetry } from '../../shared/retry';
 import { fetchPage, type PagingInput } from '../paging';
+import { checkNewFlowMedia } from './flow-media-service';
 
 /**
  * Flows (administration §2 Flow builder, §3 Flow and Flow document, §5, §7; decisions D138): the list,
@@ -238,8 +239,13 @@ export const saveCompanyFlowDocument = async (
   input: { idFlow: number; nodes: FlowNode[]; connections: FlowDocument['connections'] },
 ): Promise<FlowDocumentAnswer> => {
   const doc: FlowDocument = { nodes: input.nodes, connections: input.connections };
-  await findFlow(auth, input.idFlow);
+  const before = await findFlow(auth, input.idFlow);
   const problems = [...checkFlowDocument(doc), ...(await companyProblems(auth, input.idFlow, doc))];
+  if (problems.length === 0) {
+    // The files this save adds are read only once the rest holds (a refused file is deleted, D159).
+    const previous = before.version > 0 ? await getFlowVersion(auth.companyId, before.id, before.version) : null;
+    problems.push(...(await checkNewFlowMedia(auth, input.idFlow, doc, previous)));
+  }
   if (problems.length > 0) throw new ValidationError(problems.slice(0, 50), 'The flow cannot be saved');
   const { flow, saved } = await withRetry(CHANGED_OR_BUSY, async () => {
     const current = await findFlow(auth, input.idFlow);

@@ -3,7 +3,11 @@ import {
   createFlowBody,
   createFlowCampaignBody,
   duplicateFlowBody,
+  flowContentUploadBody,
+  flowSingleUploadBody,
+  flowTestPositionQuery,
   saveFlowDocumentBody,
+  startFlowTestBody,
   updateFlowBody,
   updateFlowCampaignBody,
 } from '../../contracts/flows';
@@ -25,6 +29,8 @@ import {
   showFlowCampaign,
   updateCompanyFlowCampaign,
 } from '../../core/flows/flow-campaign-service';
+import { createFlowUploads } from '../../core/flows/flow-media-service';
+import { flowTestPosition, startFlowTest } from '../../core/flows/flow-test-service';
 import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../stack';
 
 /**
@@ -68,6 +74,35 @@ export const handlers: AreaHandlers = {
   'save-flow-document': defineRoute({
     body: saveFlowDocumentBody,
     handle: async ({ auth, body }) => saveCompanyFlowDocument(auth!, body),
+  }),
+  // Media uploads (decisions D159): presigned PUTs under the flow's prefix; the save checks the bytes.
+  'upload-flow-content': defineRoute({
+    body: flowContentUploadBody,
+    handle: async ({ auth, body }) => ({ data: await createFlowUploads(auth!, body.idFlow, body.medias) }),
+  }),
+  'upload-flow-image': defineRoute({
+    body: flowSingleUploadBody,
+    handle: async ({ auth, body }) => {
+      const [upload] = await createFlowUploads(auth!, body.idFlow, [{ ...body.medias[0]!, type: 'img' }]);
+      return { ...upload!, name: upload!.key };
+    },
+  }),
+  'upload-flow-audio': defineRoute({
+    body: flowSingleUploadBody,
+    handle: async ({ auth, body }) => {
+      const [upload] = await createFlowUploads(auth!, body.idFlow, [{ ...body.medias[0]!, type: 'audio' }]);
+      return { ...upload!, name: upload!.key };
+    },
+  }),
+  // Trying a flow on the phone simulator (decisions D160).
+  'start-flow-test': defineRoute({
+    body: startFlowTestBody,
+    handle: async ({ auth, body }) => startFlowTest(auth!, body),
+  }),
+  'get-flow-test-position': defineRoute({
+    params: idParam,
+    query: flowTestPositionQuery,
+    handle: async ({ auth, params, query }) => flowTestPosition(auth!, params.id, query),
   }),
 
   'list-flow-campaigns': defineRoute({

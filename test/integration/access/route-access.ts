@@ -29,7 +29,7 @@ import { putContactImport } from '../../../functions/data/contact-import-reposit
 import { putExport } from '../../../functions/data/export-repository';
 import { createContactList, createContactListItem } from '../../../functions/data/contact-list-repository';
 import { createCampaign, newCampaignId, type Campaign } from '../../../functions/data/campaign-repository';
-import { createFlow } from '../../../functions/data/flow-repository';
+import { createFlow, saveFlowVersion } from '../../../functions/data/flow-repository';
 import { createFlowCampaign } from '../../../functions/data/flow-campaign-repository';
 import { createChat } from '../../../functions/data/chat-repository';
 import { createAnnouncement } from '../../../functions/data/announcement-repository';
@@ -299,6 +299,15 @@ const byFlow = (request: (id: number) => RouteRequest): Pick<AccessRow, 'request
   },
   missing: () => request(999_999_999),
 });
+/** A flow with a saved first version (a start node), which a test run may walk. */
+const someSavedFlow = async (companyId: number) => {
+  const flow = await someFlow(companyId);
+  await saveFlowVersion(flow, {
+    nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }],
+    connections: [],
+  });
+  return flow;
+};
 const someFlowCampaign = async (companyId: number) =>
   createFlowCampaign(companyId, {
     name: uniqueName('Frase'),
@@ -1587,6 +1596,51 @@ export const ACCESS: Record<string, AccessRow> = {
         connections: [],
       },
     }),
+  },
+  // Flow media uploads and trying a flow on the simulator (decisions D159, D160).
+  'POST /flowbuilder/content': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/content',
+      body: {
+        idFlow: (await someFlow(caller.companyId)).id,
+        medias: [{ name: 'foto.png', type: 'img', size: 100, contentType: 'image/png' }],
+      },
+    }),
+  },
+  'POST /flowbuilder/img': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/img',
+      body: {
+        idFlow: (await someFlow(caller.companyId)).id,
+        medias: [{ name: 'foto.jpg', size: 100, contentType: 'image/jpeg' }],
+      },
+    }),
+  },
+  'POST /flowbuilder/audio': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/audio',
+      body: {
+        idFlow: (await someFlow(caller.companyId)).id,
+        medias: [{ name: 'voz.ogg', size: 100, contentType: 'audio/ogg' }],
+      },
+    }),
+  },
+  'POST /flowbuilder/test': {
+    allow: admins,
+    request: async (caller) => ({
+      path: '/flowbuilder/test',
+      body: {
+        flowId: (await someSavedFlow(caller.companyId)).id,
+        whatsappId: (await someConnection(caller.companyId, { status: 'CONNECTED' })).id,
+      },
+    }),
+  },
+  'GET /flowbuilder/test/{id}': {
+    allow: admins,
+    ...byFlow((id) => ({ path: `/flowbuilder/test/${id}`, query: { whatsappId: '1', number: '5511900000001' } })),
   },
   'GET /flowcampaign': { allow: signedIn, request: async () => ({ path: '/flowcampaign' }) },
   'GET /flowcampaign/{id}': { allow: signedIn, ...byFlowCampaign((id) => ({ path: `/flowcampaign/${id}` })) },
