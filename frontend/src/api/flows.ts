@@ -114,7 +114,11 @@ export const uploadFlowMedia = async (flowId: number, files: readonly FlowMediaF
   } satisfies FlowContentUploadBody);
   await Promise.all(
     answer.data.map(async (upload, i) => {
-      const res = await fetch(upload.uploadUrl, { method: upload.method, headers: upload.headers, body: files[i]!.file });
+      const res = await fetch(upload.uploadUrl, {
+        method: upload.method,
+        headers: upload.headers,
+        body: files[i]!.file,
+      });
       if (!res.ok) throw new Error(`upload of ${files[i]!.file.name} failed (${res.status})`);
     }),
   );
