@@ -47,3 +47,22 @@ describe('the AI key', () => {
     expect(await readPlatformSecret('openAiKey')).toBe('');
   });
 });
+
+describe('the payment credentials', () => {
+  it('are sealed at rest like the AI key, answered masked and read in clear by the services', async () => {
+    // stripeSecretKey: no adapter reads it yet, so other files' payments are not disturbed.
+    const previous = (await getGlobalSetting('stripeSecretKey'))?.value ?? '';
+    try {
+      const secret = `sk_live_${Math.random().toString(36).slice(2)}Q7w2`;
+      const put = await api(superToken).put('/settings/stripeSecretKey', { key: 'stripeSecretKey', value: secret });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ key: 'stripeSecretKey', value: '••••Q7w2', masked: true });
+      const stored = (await getGlobalSetting('stripeSecretKey'))!.value;
+      expect(stored).toMatch(/^v1\./);
+      expect(stored).not.toContain(secret.slice(8, 16));
+      expect(await readPlatformSecret('stripeSecretKey')).toBe(secret);
+    } finally {
+      await putGlobalSetting('stripeSecretKey', previous);
+    }
+  });
+});

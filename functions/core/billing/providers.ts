@@ -1,5 +1,5 @@
 import { config } from '../../shared/config';
-import { getGlobalSetting } from '../../data/settings-repository';
+import { readPlatformSecret } from '../settings/global-settings';
 import { efiProvider, type EfiCredentials } from './efi-provider';
 import type { PaymentProvider } from './payment-provider';
 
@@ -14,7 +14,8 @@ export const FAKE_EFI_CREDENTIALS: EfiCredentials = {
   pixKey: 'pix@zapdesk.local',
 };
 
-const setting = async (key: string): Promise<string> => (await getGlobalSetting(key))?.value ?? '';
+/** A payment credential in clear (stored sealed, decisions D158). */
+const setting = (key: 'efiClientId' | 'efiClientSecret' | 'efiPixKey'): Promise<string> => readPlatformSecret(key);
 
 let cached: { signature: string; provider: PaymentProvider } | undefined;
 

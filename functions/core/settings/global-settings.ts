@@ -58,10 +58,11 @@ const view = (key: GlobalSettingKey, value: string): SettingView =>
   GLOBAL_SETTINGS[key].isSecret && value !== '' ? { key, value: mask(value), masked: true } : { key, value };
 
 /**
- * Secret keys sealed at rest (AES-256-GCM under the `platform-secret` key, decisions D158): the AI key. A
- * value stored before sealing (plain) is still read as it is and sealed at its next write.
+ * Secret keys sealed at rest (AES-256-GCM under the `platform-secret` key, decisions D158): every secret
+ * key — the AI key and the payment credentials. A value stored before sealing (plain) is still read as it
+ * is and sealed at its next write; services read them in clear through `readPlatformSecret`.
  */
-const SEALED: ReadonlySet<GlobalSettingKey> = new Set<GlobalSettingKey>(['openAiKey']);
+const SEALED: ReadonlySet<GlobalSettingKey> = new Set(KEYS.filter((k) => GLOBAL_SETTINGS[k].isSecret));
 
 const plainOf = async (key: GlobalSettingKey, stored: string): Promise<string> =>
   SEALED.has(key) && isSealed(stored) ? decryptSecret('platform-secret', stored) : stored;

@@ -120,6 +120,20 @@ describe('queue dialog', () => {
     expect(toastTexts(wrapper)).toContain('Fila salva com sucesso!');
   });
 
+  it("offers the company's queue integrations on the queue and PUTs the one chosen", async () => {
+    const api = dialogApi({
+      'GET /queueIntegration': () =>
+        json(200, { queueIntegrations: [{ id: 31, name: 'Typebot de vendas', type: 'typebot' }], hasMore: false }),
+      'PUT /queue/1': () => json(200, VENDAS),
+    });
+    const { wrapper } = await openDialog(api, 'Vendas');
+    await waitFor(() => expect(api.requests.some((r) => r.path === '/queueIntegration')).toBe(true));
+    choose(modal(wrapper), 'Integração', '31');
+    click(openModal(wrapper), 'Salvar');
+    await waitFor(() => expect(api.bodies('PUT')).toHaveLength(1));
+    expect(api.bodies('PUT')[0]).toMatchObject({ integrationId: 31 });
+  });
+
   it('edits the menu: adds a nested option with an attendant, removes one, and PUTs the whole tree', async () => {
     const api = dialogApi({ 'PUT /queue/1': () => json(200, VENDAS) });
     const { wrapper } = await openDialog(api, 'Vendas');

@@ -18,6 +18,7 @@ import {
   type QueueAdminView,
   type QueueView,
 } from '@/api/queues';
+import { listQueueIntegrations } from '@/api/integrations';
 import { api } from '@/api/transport';
 import { listUserNames } from '@/api/users';
 import { FormModal, FormModalLoading, type FormApi } from '@/components/form-modal/form-modal';
@@ -55,13 +56,27 @@ const listFileChoices = async (signal: AbortSignal): Promise<Choice[]> => {
   }
 };
 
+/**
+ * The company's queue integrations for the queue's integration field and the integration options of its
+ * menu (administration §3 Queue, Chatbot option; D162). A plan without useIntegrations (403) offers none.
+ */
+const listIntegrationChoices = async (signal: AbortSignal): Promise<Choice[]> => {
+  try {
+    const page = await listQueueIntegrations({}, { signal });
+    return page.queueIntegrations.map(({ id, name }) => ({ id, name }));
+  } catch {
+    return [];
+  }
+};
+
 const loadDialog = async (queueId: number | undefined, companyId: number, signal: AbortSignal): Promise<DialogData> => {
-  const [queue, settings, queues, users, files] = await Promise.all([
+  const [queue, settings, queues, users, files, integrations] = await Promise.all([
     queueId === undefined ? Promise.resolve(undefined) : getQueue(queueId, { signal }),
     getCompanySettings(companyId, { signal }),
     listQueues<QueueView>({ signal }),
     listUserNames({ signal }),
     listFileChoices(signal),
+    listIntegrationChoices(signal),
   ]);
   return {
     queue,
@@ -70,7 +85,7 @@ const loadDialog = async (queueId: number | undefined, companyId: number, signal
       // An option sends customers to another queue.
       queues: queues.filter((q) => q.id !== queueId).map(({ id, name }) => ({ id, name })),
       users: users.map(({ id, name }) => ({ id, name })),
-      integrations: [],
+      integrations,
       files,
     },
   };
