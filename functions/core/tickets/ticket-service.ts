@@ -33,6 +33,7 @@ import type { TicketLogView, TicketView } from '../../contracts/tickets';
 import { canSeeTicket, type TicketViewer } from './visibility';
 import { hidesNumbers } from '../settings/company-settings';
 import { endTakenFlowRun } from '../../data/flow-run-repository';
+import { CHANGED_MEANWHILE, withRetry } from '../../shared/retry';
 
 /**
  * Tickets, one at a time (core §4 "Ticket", §7 Tickets; data-model §2.14): show, create, the transitions
@@ -250,11 +251,16 @@ const field = (name: string, reason: string) => new BadRequest('ERR_VALIDATION',
 
 const isManager = (v: TicketViewer) => v.profile === 'admin' || v.super;
 
-export const updateCompanyTicket = async (
-  auth: AuthContext,
-  id: number,
-  input: TicketUpdateInput,
-): Promise<TicketView> => {
+/**
+ * PUT /tickets/{id}. The whole read-decide-write runs again (at most 3 times) when the ticket changed
+ * between its read and its write and nobody took it meanwhile (ERR_CONFLICT): a bot, a flow or an
+ * integration touching the ticket a moment before an attendant accepts it must not refuse the accept.
+ * Someone else's take is an answer (409 with who has it), never retried.
+ */
+export const updateCompanyTicket = (auth: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketView> =>
+  withRetry(CHANGED_MEANWHILE, () => updateTicketOnce(auth, id, input));
+
+const updateTicketOnce = async (auth: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketView> => {
   const { companyId } = auth;
   const { ticket, viewer } = await findVisibleTicket(auth, id);
   const kind = transitionOf(ticket, input);
