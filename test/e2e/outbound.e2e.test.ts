@@ -1,16 +1,16 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
-import { hashPassword } from '../../functions/core/passwords';
+import { describe, expect, it } from 'vitest';
 import { listReceived } from '../../functions/data/simulator-phone-repository';
-import { createUser } from '../../functions/data/user-repository';
 import { useBrowser } from './browser';
 import {
   apiAs,
   customerWrites,
-  PASSWORD,
   waitUntil,
   workspaceCompany,
   type WorkspaceCompany,
+  appOrigin,
+  logIn,
+  manager,
 } from './workspace-company';
 
 /**
@@ -22,29 +22,8 @@ const { session } = useBrowser();
 
 const LIVE = { timeout: 90_000 };
 
-/** The app as `npm start` prints it (localhost): the presigned upload URLs name that host (S3_ENDPOINT). */
-const appOrigin = () => inject('appUrl').replace('127.0.0.1', 'localhost');
-
-const logIn = async (page: Page, who: { email: string; password: string }) => {
-  await page.goto(`${appOrigin()}/login`);
-  await page.getByLabel('E-mail').fill(who.email);
-  await page.getByLabel('Senha', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.waitForURL('**/tickets');
-};
-
 const suffix = () => Math.random().toString(36).slice(2, 7);
 const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-
-const manager = async (company: WorkspaceCompany, name: string) => ({
-  ...(await createUser(company.companyId, {
-    name,
-    email: `${name.split(' ')[1]!.toLowerCase()}-${company.companyId}@e2e.zapdesk.local`,
-    passwordHash: await hashPassword(PASSWORD),
-    profile: 'admin',
-  })),
-  password: PASSWORD,
-});
 
 /** What the connection's simulated phones received (the first 500). */
 const received = async (company: WorkspaceCompany) =>

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { randomInt, randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { resetConfigForTests } from '../../functions/shared/config';
@@ -188,3 +189,26 @@ export const customerWrites = async (
     'simulated customer message',
   );
 };
+
+/** The app as `npm start` prints it (localhost): the presigned upload URLs name that host (S3_ENDPOINT). */
+export const appOrigin = (): string => inject('appUrl').replace('127.0.0.1', 'localhost');
+
+/** Signs `who` in through the login screen and waits for the attendant's workspace. */
+export const logIn = async (page: Page, who: { email: string; password: string }): Promise<void> => {
+  await page.goto(`${appOrigin()}/login`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Senha', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL('**/tickets');
+};
+
+/** Another admin of the company (name "Gerente <Word>"), signed in with PASSWORD. */
+export const manager = async (company: WorkspaceCompany, name: string) => ({
+  ...(await createUser(company.companyId, {
+    name,
+    email: `${name.split(' ')[1]!.toLowerCase()}-${company.companyId}@e2e.zapdesk.local`,
+    passwordHash: await hashPassword(PASSWORD),
+    profile: 'admin',
+  })),
+  password: PASSWORD,
+});
