@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { signAccessToken } from '../../functions/core/access-token';
 import { getCampaign } from '../../functions/data/campaign-repository';
+import { db } from '../../functions/data/client';
 import { createCompany } from '../../functions/data/company-repository';
 import { contactListCountMove, createContactList, putImportedItem } from '../../functions/data/contact-list-repository';
 import { nextId } from '../../functions/data/counter-repository';
@@ -22,7 +23,7 @@ import { markdownTable } from '../stats';
  * reached its phone, and duplicates / missing numbers on the phones. Goal: ≥ 100 messages/s on this
  * machine. Run it alone: it loads both cores for minutes.
  */
-const CONTACTS = 500;
+const CONTACTS = Number(process.env.BENCH_CAMPAIGN_CONTACTS ?? 500);
 const GOAL_RATE = 100;
 
 interface Api {
@@ -178,8 +179,31 @@ export const campaignThroughput: Benchmark = {
       }
       await transactWrite([contactListCountMove(company.id, list.id, CONTACTS)]);
 
+      // Where the time goes: DynamoDB requests by command, their summed latency and the errors they met.
+      const profile = new Map<string, { calls: number; ms: number; errors: Map<string, number> }>();
+      db().middlewareStack.add(
+        (next, context) => async (args) => {
+          const name = (context.commandName ?? '?').replace(/Command$/, '');
+          const entry = profile.get(name) ?? { calls: 0, ms: 0, errors: new Map<string, number>() };
+          profile.set(name, entry);
+          entry.calls += 1;
+          const began = performance.now();
+          try {
+            return await next(args);
+          } catch (err) {
+            const kind = (err as Error).name;
+            entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + 1);
+            throw err;
+          } finally {
+            entry.ms += performance.now() - began;
+          }
+        },
+        { step: 'initialize', name: 'campaignBenchProfile' },
+      );
+
       const tag = randomUUID().slice(0, 6);
       ctx.log('running the campaign...');
+      profile.clear();
       const t0 = Date.now();
       const created = await api.call('POST', '/campaigns', {
         name: `Bench ${tag}`,
@@ -225,6 +249,14 @@ export const campaignThroughput: Benchmark = {
       const tPhones = Date.now() - t0;
       await sleep(3_000); // a late duplicate would land by now; counted below
       const settled = await countPhones();
+      const requestRows = [...profile.entries()]
+        .sort((a, b) => b[1].calls - a[1].calls)
+        .map(([name, e]) => [
+          name,
+          (e.calls / CONTACTS).toFixed(2),
+          (e.ms / e.calls).toFixed(1),
+          [...e.errors.entries()].map(([k, n]) => `${k} ${n}`).join(', ') || '—',
+        ]);
       const duplicates = [...settled.values()].reduce((n, c) => n + (c - 1), 0);
       const missed = numbers.filter((n) => !onPhones.has(n)).length;
       const shipmentsPerSecond = finished.done / (tFinal / 1000);
@@ -253,8 +285,9 @@ export const campaignThroughput: Benchmark = {
           ],
         ],
       );
+      const requests = markdownTable(['DynamoDB request', 'per message', 'mean ms', 'errors'], requestRows);
       return {
-        table,
+        table: `${table}\n\n${requests}`,
         goalMet: messagesPerSecond >= GOAL_RATE && duplicates === 0 && missed === 0,
         summary:
           `${messagesPerSecond.toFixed(1)} messages/s end to end (goal ≥ ${GOAL_RATE}), ` +
