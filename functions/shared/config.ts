@@ -90,6 +90,13 @@ const configSchema = z
      * infra/local/fake-payment-provider.ts.
      */
     EFI_API_URL: z.string().url().default('https://pix.api.efipay.com.br'),
+    /**
+     * The card-payment providers' REST bases (decisions D167); the local cloud and the tests point them at
+     * infra/local/fake-payment-provider.ts.
+     */
+    STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+    ASAAS_API_URL: z.string().url().default('https://api.asaas.com'),
+    MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
     /** Our API's public base (`https://<AppUrl>/api`) where payment providers deliver webhooks. */
     PAYMENT_WEBHOOK_BASE_URL: optionalUrl,
     /**
