@@ -28,6 +28,7 @@ import { useErrorText } from '@/hooks/use-error-text';
 import { useRequest } from '@/hooks/use-request';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { HelpsManager } from '@/pages/helps/helps-manager';
+import { PaymentsSettings } from '@/pages/settings/payments-settings';
 import { PlansManager } from '@/pages/settings/plans-manager';
 import { isAdmin } from '@/pages/users/user-form';
 
@@ -246,6 +247,7 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         // The platform owner's help videos (administration "Help"; decisions D146).
         ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
         ...(isSuper ? [{ id: 'plans', label: t('billing.plans.settingsTab'), content: <PlansManager /> }] : []),
+        ...(isSuper ? [{ id: 'payments', label: t('payments.settingsTab'), content: <PaymentsSettings /> }] : []),
       ]}
     />
   );
