@@ -99,6 +99,8 @@ const configSchema = z
     MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
     /** Our API's public base (`https://<AppUrl>/api`) where payment providers deliver webhooks. */
     PAYMENT_WEBHOOK_BASE_URL: optionalUrl,
+    /** Where a card provider's page sends the payer back (the app's /financeiro; CDK context `appUrl`). */
+    PAYMENT_RETURN_URL: optionalUrl,
     /**
      * Dialogflow ES's REST base and Google's OAuth2 token endpoint (queue integrations, decisions D162);
      * tests and the local cloud point them at a local fake (test/helpers/fake-integrations.ts).

@@ -46,7 +46,8 @@ const cached = (name: string, signature: string, make: () => PaymentProvider): P
 const publicBase = (): string | undefined => config().PAYMENT_WEBHOOK_BASE_URL?.replace(/\/$/, '');
 
 /** Where a card provider sends the payer back: the app's invoices (the API base without `/api`). */
-const returnUrl = (): string => `${(publicBase() ?? 'http://localhost').replace(/\/api$/, '')}/financeiro`;
+const returnUrl = (): string =>
+  config().PAYMENT_RETURN_URL ?? `${(publicBase() ?? 'http://localhost').replace(/\/api$/, '')}/financeiro`;
 
 const build: Record<PaymentProviderName, () => Promise<PaymentProvider | null>> = {
   efi: async () => {
