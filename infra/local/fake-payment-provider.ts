@@ -37,7 +37,8 @@ import { stripeSignature } from '../../functions/core/billing/stripe-provider';
  * Controls, `{provider}` one of stripe, asaas, mercadopago and `{id}` our charge id (the session, the
  * payment, the preference's external reference):
  * - `POST /__fake/{provider}/pay/{id}` `{webhook?: 'send' | 'drop'}` — the payer pays the charge's current
- *   amount; answers `{eventId, delivered}`;
+ *   amount; the provider's first event and then its paid event go out unless dropped; answers
+ *   `{eventId, delivered}` (the paid event's id and HTTP status);
  * - `POST /__fake/{provider}/resend/{id}` — every event of the charge delivered again, newest first (a
  *   provider's retries arriving out of order); answers `{delivered: [statuses]}`;
  * - `GET /__fake/{provider}/charge/{id}` — the charge as stored; `GET /__fake/pay/{provider}/{id}` — the
