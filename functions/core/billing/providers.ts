@@ -17,10 +17,11 @@ import { stripeProvider, type StripeCredentials } from './stripe-provider';
 /**
  * Which providers are on (decisions D153, D168). A provider is offered at the checkout when the owner's
  * `paymentProviders` setting lists it (all four by default) and its credentials are set: Efí's client id,
- * secret and PIX key (and, to reach Efí's https API, the uploaded certificate); Stripe's secret key and
- * webhook secret; Asaas' API key and webhook token; Mercado Pago's access token and webhook secret. Off AWS
- * (the local cloud, the tests) a provider whose credentials are not all set talks to the local fake
- * provider with the fixed fake credentials (fake-credentials.ts), which the fake checks and signs with.
+ * secret and PIX key (without the uploaded certificate its checkout answers ERR_EFI_CERTIFICATE_MISSING);
+ * Stripe's secret key and webhook secret; Asaas' API key and webhook token; Mercado Pago's access token and
+ * webhook secret. Off AWS (the local cloud, the tests) a provider whose credentials are not all set talks
+ * to the local fake provider with the fixed fake credentials (fake-credentials.ts), which the fake checks
+ * and signs with.
  */
 type SecretKey = Parameters<typeof readPlatformSecret>[0];
 
