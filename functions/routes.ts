@@ -496,6 +496,9 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/settings', area: 'settings', handler: 'list-settings', auth: 'super' },
   { method: 'GET', path: '/setting/{key}', area: 'settings', handler: 'get-setting', auth: 'user' },
   { method: 'PUT', path: '/settings/{key}', area: 'settings', handler: 'update-setting', auth: 'super' },
+  // The PIX certificate (core §5, §7; decisions D169): uploaded sealed, never served back.
+  { method: 'POST', path: '/settings/cert-upload', area: 'settings', handler: 'upload-certificate', auth: 'super' },
+  { method: 'GET', path: '/settings/cert-upload', area: 'settings', handler: 'get-certificate-status', auth: 'super' },
   { method: 'GET', path: '/public-settings/{key}', area: 'settings', handler: 'get-public-setting', auth: 'public' },
   { method: 'GET', path: '/plans/list', area: 'settings', handler: 'list-public-plans', auth: 'public' },
   // The company's working hours (admin spec §7 "Company working schedules"; decisions D90).
@@ -937,6 +940,40 @@ export const ROUTES: readonly RouteDef[] = [
     area: 'billing',
     handler: 'receive-efi-webhook',
     auth: 'public',
+    allowExpired: true,
+  },
+  // Card-payment providers (decisions D167, D168): their webhooks (verified by each adapter) and what the
+  // checkout offers.
+  {
+    method: 'POST',
+    path: '/webhooks/stripe',
+    area: 'billing',
+    handler: 'receive-stripe-webhook',
+    auth: 'public',
+    allowExpired: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/asaas',
+    area: 'billing',
+    handler: 'receive-asaas-webhook',
+    auth: 'public',
+    allowExpired: true,
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/mercadopago',
+    area: 'billing',
+    handler: 'receive-mercadopago-webhook',
+    auth: 'public',
+    allowExpired: true,
+  },
+  {
+    method: 'GET',
+    path: '/subscription/providers',
+    area: 'billing',
+    handler: 'list-payment-providers',
+    auth: 'admin',
     allowExpired: true,
   },
   // Queue integrations and AI prompts (administration §7; decisions D162–D165).

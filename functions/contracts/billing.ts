@@ -122,6 +122,8 @@ export const subscriptionBody = z.object({
   cvv: z.string().max(10).optional(),
   plan: z.unknown().optional(),
   price: z.coerce.number().min(0).optional(),
+  /** Ours (decisions D168): which offered provider charges; PIX (efi) when offered, else the first offered. */
+  provider: z.enum(PAYMENT_PROVIDERS, { error: 'Forma de pagamento indisponível' }).optional(),
   users: z.coerce.number().int().min(CUSTOM_PLAN.minUsers, 'Mínimo de 3 usuários').max(1000).optional(),
   connections: z.coerce.number().int().min(CUSTOM_PLAN.minConnections, 'Mínimo de 3 conexões').max(1000).optional(),
 });
@@ -138,6 +140,18 @@ export interface PaymentResult {
   /** The amount charged, in BRL, as the providers print it ("123.45"). */
   valorext: string;
 }
+
+/** GET /subscription/providers: the providers the checkout offers (decisions D168). */
+export interface PaymentProvidersView {
+  providers: PaymentProviderName[];
+}
+
+/** The answer-field naming each card provider's page in the payment result. */
+export const PROVIDER_URL_FIELD = {
+  stripe: 'stripeURL',
+  asaas: 'asaasURL',
+  mercadopago: 'mercadopagoURL',
+} as const satisfies Record<Exclude<PaymentProviderName, 'efi'>, keyof PaymentResult>;
 
 /** The `company-{id}-payment` event (administration §7): action CONCLUIDA with the company's new due date. */
 export interface PaymentEventPayload {

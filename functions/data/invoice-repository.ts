@@ -30,6 +30,8 @@ export interface InvoicePayment {
   /** PIX copy-and-paste code and its image, or the provider's payment page. */
   qrcode?: { qrcode: string; imagemQrcode?: string };
   url?: string;
+  /** The provider's own id when `chargeId` is our reference (Mercado Pago's preference, decisions D167). */
+  providerRef?: string;
   createdAt: string;
 }
 
@@ -60,6 +62,7 @@ export interface Charge {
   invoiceId: number;
   amount: number;
   status: 'open' | 'paid' | 'replaced';
+  providerRef?: string;
   createdAt: string;
 }
 
@@ -258,6 +261,7 @@ export const attachCharge = async (
     invoiceId: before.id,
     amount: payment.amount,
     status: 'open',
+    ...(payment.providerRef ? { providerRef: payment.providerRef } : {}),
     createdAt: now,
   };
   await transactWrite(
@@ -350,7 +354,7 @@ export const listOpenCharges = async (): Promise<Charge[]> =>
     await queryDueBucket({
       shards: DUE_SHARDS,
       partition: (s) => `DUE#CHARGE#${s}`,
-      projection: 'provider, chargeId, companyId, invoiceId, amount, createdAt',
+      projection: 'provider, chargeId, companyId, invoiceId, amount, providerRef, createdAt',
     })
   ).map((item) => ({ ...(item as unknown as Charge), status: 'open' as const }));
 

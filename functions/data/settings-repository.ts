@@ -75,3 +75,43 @@ export const putGlobalSetting = async (key: string, value: string, now = new Dat
   await mapDynamoErrors(() => db().send(new PutCommand({ TableName: tableName(), Item: item })));
   return { key, value, updatedAt: item.updatedAt };
 };
+
+/**
+ * A platform file setting (docs/data-model.md §2.5; decisions D169): `pk = SETTINGFILE, sk = <destination>`
+ * with the file sealed (`sealed`, never served), its name, size and upload time. Outside the `SETTING`
+ * partition, so GET /settings never sees it.
+ */
+export const settingFileKeys = (destination: string) => ({ pk: 'SETTINGFILE', sk: destination });
+
+export interface StoredSettingFile {
+  destination: string;
+  sealed: string;
+  fileName: string;
+  size: number;
+  uploadedAt: string;
+}
+
+export const getSettingFile = async (destination: string): Promise<StoredSettingFile | null> => {
+  const out = await mapDynamoErrors(() =>
+    db().send(new GetCommand({ TableName: tableName(), Key: settingFileKeys(destination) })),
+  );
+  if (!out.Item) return null;
+  return {
+    destination,
+    sealed: String(out.Item.sealed),
+    fileName: String(out.Item.fileName),
+    size: Number(out.Item.size),
+    uploadedAt: String(out.Item.uploadedAt),
+  };
+};
+
+export const putSettingFile = async (file: StoredSettingFile): Promise<void> => {
+  await mapDynamoErrors(() =>
+    db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...settingFileKeys(file.destination), type: 'SETTINGFILE', ...file },
+      }),
+    ),
+  );
+};

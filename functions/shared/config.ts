@@ -90,8 +90,17 @@ const configSchema = z
      * infra/local/fake-payment-provider.ts.
      */
     EFI_API_URL: z.string().url().default('https://pix.api.efipay.com.br'),
+    /**
+     * The card-payment providers' REST bases (decisions D167); the local cloud and the tests point them at
+     * infra/local/fake-payment-provider.ts.
+     */
+    STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+    ASAAS_API_URL: z.string().url().default('https://api.asaas.com'),
+    MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
     /** Our API's public base (`https://<AppUrl>/api`) where payment providers deliver webhooks. */
     PAYMENT_WEBHOOK_BASE_URL: optionalUrl,
+    /** Where a card provider's page sends the payer back (the app's /financeiro; CDK context `appUrl`). */
+    PAYMENT_RETURN_URL: optionalUrl,
     /**
      * Dialogflow ES's REST base and Google's OAuth2 token endpoint (queue integrations, decisions D162);
      * tests and the local cloud point them at a local fake (test/helpers/fake-integrations.ts).

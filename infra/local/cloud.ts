@@ -257,7 +257,9 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
     stack.push({ name: 'gateway', stop: gateway.stop });
 
     // The payment providers' stand-in (decisions D153), unless a real Efí URL is given.
-    const paymentFake = process.env.EFI_API_URL ? undefined : await startFakePaymentProvider();
+    const paymentFake = process.env.EFI_API_URL
+      ? undefined
+      : await startFakePaymentProvider(0, { webhookBaseUrl: `${gateway.url}/api` });
     if (paymentFake) stack.push({ name: 'fake payment provider', stop: paymentFake.stop });
 
     const env: LocalCloudEnv = {
@@ -280,7 +282,14 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       APP_SECRET: appSecret,
       EMAIL_FROM: 'no-reply@zapdesk.local',
       EMAIL_OUTBOX_DIR: outboxDir,
-      ...(paymentFake ? { EFI_API_URL: paymentFake.url } : {}),
+      ...(paymentFake
+        ? {
+            EFI_API_URL: paymentFake.url,
+            STRIPE_API_URL: paymentFake.url,
+            ASAAS_API_URL: paymentFake.url,
+            MERCADOPAGO_API_URL: paymentFake.url,
+          }
+        : {}),
       PAYMENT_WEBHOOK_BASE_URL: `${gateway.url}/api`,
       LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
       ...(options.whatsappDriver ? { WHATSAPP_DRIVER: options.whatsappDriver } : {}),

@@ -95,6 +95,13 @@ export class ApiStack extends Stack {
       createDefaultStage: false,
       defaultIntegration: integrations[DEFAULT_ROUTE_AREA],
     });
+    // Where payment providers deliver webhooks (Efí's registered URL, Mercado Pago's notification_url;
+    // decisions D167): the HTTP API's own endpoint, whose routes carry the /api prefix. Not the CloudFront
+    // URL: the web stack comes after this one. The function -> API reference makes no cycle (only the
+    // routes' integrations point back at the functions).
+    for (const area of AREAS) {
+      this.areaFunctions[area].addEnvironment('PAYMENT_WEBHOOK_BASE_URL', `${this.httpApi.apiEndpoint}${API_BASE}`);
+    }
     // External routes are served only by the REST API below, behind its usage plan and API keys (D123).
     for (const route of routes.filter((r) => !r.external)) {
       const key = httpRouteKey(route);

@@ -88,6 +88,8 @@ export const buildApp = (app: App, props: BuildAppProps = {}): ZapDeskStacks => 
       LOG_LEVEL: props.logLevel ?? context('logLevel') ?? 'info',
       APP_VERSION: packageVersion(),
       WHATSAPP_DRIVER: whatsappDriver,
+      // Where a card provider's page sends the payer back (decisions D167): the app's /financeiro.
+      ...(context('appUrl') ? { PAYMENT_RETURN_URL: `${context('appUrl')!.replace(/\/$/, '')}/financeiro` } : {}),
     },
   };
   const common = { env: props.env };

@@ -128,6 +128,10 @@ describe('api stack: area functions get exactly their bindings', () => {
         'APP_VERSION',
       ]),
     );
+    // The payment providers' webhook base: the HTTP API's endpoint with the /api prefix (decisions D167).
+    const webhookBase = JSON.stringify(variables.PAYMENT_WEBHOOK_BASE_URL);
+    expect(webhookBase).toContain(logicalId(stacks.api.httpApi));
+    expect(webhookBase).toContain('/api');
     // QUEUE_URLS is a JSON object built with Fn::Join; with each URL reference filled in it must parse.
     const parts = (variables.QUEUE_URLS as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
     const queueUrls = JSON.parse(

@@ -5,6 +5,9 @@ import {
   RECURRENCE_MONTHS,
   type InvoicePage,
   type InvoiceView,
+  PROVIDER_URL_FIELD,
+  type PaymentProviderName,
+  type PaymentProvidersView,
   type PaymentResult,
   type SubscriptionBody,
 } from '../../contracts/billing';
@@ -39,8 +42,14 @@ import { fetchPage, type PagingInput } from '../paging';
 import { publish, everyone } from '../notifier';
 import { companyTimeZone } from '../settings/company-settings';
 import { todayIn } from '../tags/kanban-service';
-import { PaymentProviderError, type PaymentProvider, type WebhookRequest } from './payment-provider';
-import { pixProvider, providerNamed } from './providers';
+import {
+  PaymentProviderError,
+  type ChargeRequest,
+  type CreatedCharge,
+  type PaymentProvider,
+  type WebhookRequest,
+} from './payment-provider';
+import { offeredProviders, providerNamed } from './providers';
 
 /**
  * Invoices, checkout and payment (DESIGN §12; administration §2 "Invoices and subscription", §4; decisions
@@ -157,8 +166,47 @@ export const runInvoiceTick = async (now = new Date()): Promise<number> => {
 const chargeReference = (invoiceId: number): string =>
   `zd${String(invoiceId).padStart(10, '0')}${randomBytes(10).toString('hex')}`.slice(0, 35);
 
+/** GET /subscription/providers — what the checkout offers (decisions D168). */
+export const listOfferedProviders = async (): Promise<PaymentProvidersView> => ({
+  providers: await offeredProviders(),
+});
+
+/** The provider a checkout uses: the one asked for when offered, else PIX when offered, else the first. */
+const checkoutProvider = async (asked: PaymentProviderName | undefined): Promise<PaymentProvider> => {
+  const offered = await offeredProviders();
+  if (offered.length === 0) throw new BadRequest('ERR_NO_PAYMENT_PROVIDER', 'No payment provider is configured');
+  if (asked && !offered.includes(asked)) {
+    throw new BadRequest('ERR_VALIDATION', 'Forma de pagamento indisponível', [
+      { field: 'body.provider', reason: 'Forma de pagamento indisponível' },
+    ]);
+  }
+  const name = asked ?? (offered.includes('efi') ? 'efi' : offered[0]!);
+  const provider = await providerNamed(name);
+  if (!provider) throw new BadRequest('ERR_NO_PAYMENT_PROVIDER', 'No payment provider is configured');
+  return provider;
+};
+
+const chargeRequest = (invoice: Invoice, amount: number, payer: ChargeRequest['payer']): ChargeRequest => ({
+  reference: chargeReference(invoice.id),
+  amount,
+  description: `Fatura ${invoice.id}`,
+  payer,
+});
+
+/** What the invoice keeps of a charge (the payer's page or PIX code, and the provider's own id). */
+const paymentOf = (provider: PaymentProviderName, charge: CreatedCharge, amount: number) => ({
+  provider,
+  chargeId: charge.chargeId,
+  amount,
+  ...(charge.qrcode ? { qrcode: charge.qrcode } : {}),
+  ...(charge.url ? { url: charge.url } : {}),
+  ...(charge.providerRef ? { providerRef: charge.providerRef } : {}),
+  createdAt: new Date().toISOString(),
+});
+
 /**
- * POST /subscription (administration §7): a PIX charge for one of the caller's open invoices. With the
+ * POST /subscription (administration §7): a charge (PIX, or a card provider's page: decisions D168) for
+ * one of the caller's open invoices. With the
  * Personalizar counters (users, connections, not below 3) different from the invoice's, the invoice takes
  * the custom plan price (core §9) first. The charge is made for the invoice's value and attached to it
  * with the previous charge replaced, in one transaction; a provider failure writes nothing.
@@ -174,32 +222,18 @@ export const subscribe = async (auth: AuthContext, body: SubscriptionBody): Prom
     custom && (users !== invoice.users || connections !== invoice.connections)
       ? customPlanPrice(users, connections)
       : invoice.value;
-  const provider = await pixProvider();
-  if (!provider) throw new BadRequest('ERR_NO_PAYMENT_PROVIDER', 'No payment provider is configured');
-  const charge = await provider.createCharge({
-    reference: chargeReference(invoice.id),
-    amount: value,
-    description: `Fatura ${invoice.id}`,
-    payer: { name: `${body.firstName} ${body.lastName ?? ''}`.trim(), document: body.zipcode },
-  });
+  const provider = await checkoutProvider(body.provider);
+  const charge = await provider.createCharge(
+    chargeRequest(invoice, value, { name: `${body.firstName} ${body.lastName ?? ''}`.trim(), document: body.zipcode }),
+  );
   if (Math.round(charge.amount * 100) !== Math.round(value * 100)) {
     throw new PaymentProviderError('The provider charged another amount');
   }
-  await attachCharge(
-    invoice,
-    { value, users, connections, custom },
-    {
-      provider: provider.name,
-      chargeId: charge.chargeId,
-      amount: value,
-      ...(charge.qrcode ? { qrcode: charge.qrcode } : {}),
-      ...(charge.url ? { url: charge.url } : {}),
-      createdAt: new Date().toISOString(),
-    },
-  );
+  await attachCharge(invoice, { value, users, connections, custom }, paymentOf(provider.name, charge, value));
   return {
     invoiceId: invoice.id,
     ...(charge.qrcode ? { qrcode: charge.qrcode } : {}),
+    ...(provider.name !== 'efi' && charge.url ? { [PROVIDER_URL_FIELD[provider.name]]: charge.url } : {}),
     valorext: value.toFixed(2),
   };
 };
@@ -210,7 +244,7 @@ export const subscribe = async (auth: AuthContext, body: SubscriptionBody): Prom
  * invoice already paid changes nothing (returns false). The paid amount must be the invoice's.
  */
 export const settleCharge = async (charge: Charge, provider: PaymentProvider): Promise<boolean> => {
-  const state = await provider.getCharge(charge.chargeId);
+  const state = await provider.getCharge(charge);
   if (state.status === 'closed') {
     await closeCharge(charge, 'replaced');
     return false;
@@ -313,13 +347,38 @@ export const repriceOpenInvoices = async (companyId: number): Promise<number> =>
       const invoice = await getInvoice(companyId, open.id);
       if (!invoice || invoice.status !== 'open') return;
       if (invoice.payment) {
-        const provider = await providerNamed(invoice.payment.provider);
+        const payment = invoice.payment;
+        const provider = await providerNamed(payment.provider);
         try {
           if (!provider) throw new PaymentProviderError('provider off');
-          await provider.updateChargeAmount(invoice.payment.chargeId, value);
+          const replacement = await provider.updateChargeAmount(
+            payment,
+            value,
+            chargeRequest(invoice, value, { name: `Fatura ${invoice.id}`, document: '' }),
+          );
+          if (replacement) {
+            // The provider could not revise it (Stripe): the old charge expired, the new one is kept with
+            // the invoice's new price in one transaction (the old charge's record marked replaced).
+            if (Math.round(replacement.amount * 100) !== Math.round(value * 100)) {
+              throw new PaymentProviderError('The provider charged another amount');
+            }
+            await attachCharge(
+              { ...invoice, ...fields },
+              { value, users: plan.users, connections: plan.connections, custom: false },
+              paymentOf(payment.provider, replacement, value),
+            );
+            changed += 1;
+            return;
+          }
         } catch (err) {
+          // Paid meanwhile (the revision was refused because of it): settle it, never drop a paid charge.
+          const paid = provider ? await provider.getCharge(payment).catch(() => null) : null;
+          if (provider && paid?.status === 'paid') {
+            await settleCharge({ ...payment, companyId, invoiceId: invoice.id, status: 'open' }, provider);
+            return;
+          }
           logger.warn('charge revision failed; the charge is dropped', { invoiceId: invoice.id, error: String(err) });
-          await closeCharge(invoice.payment, 'replaced');
+          await closeCharge(payment, 'replaced');
           const { payment: _p, ...rest } = invoice;
           await repriceInvoice(rest as Invoice, fields);
           changed += 1;

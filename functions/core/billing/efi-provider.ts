@@ -1,12 +1,14 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { config } from '../../shared/config';
-import { Unauthorized } from '../../shared/errors';
+import { BadRequest, Unauthorized } from '../../shared/errors';
 import { secretKey } from '../../shared/secrets';
 import {
   brl,
   PaymentProviderError,
+  sameText,
+  type ChargeHandle,
   type ChargeRequest,
   type ChargeState,
   type CreatedCharge,
@@ -36,6 +38,10 @@ export interface EfiCredentials {
 
 const TIMEOUT_MS = 10_000;
 
+/** No PIX certificate installed (POST /settings/cert-upload, decisions D169): Efí is not called. */
+export const efiCertificateMissing = () =>
+  new BadRequest('ERR_EFI_CERTIFICATE_MISSING', 'Efí needs the PIX certificate (.p12): upload it in Settings');
+
 interface Answer {
   status: number;
   body: Record<string, unknown>;
@@ -50,6 +56,8 @@ const call = (
 ): Promise<Answer> =>
   new Promise((resolve, reject) => {
     const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+    // Efí's API accepts only mTLS with the account's .p12: without one we do not call it at all.
+    if (url.protocol === 'https:' && !credentials.certificate) return reject(efiCertificateMissing());
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
@@ -92,12 +100,6 @@ export const efiWebhookHmac = async (): Promise<string> =>
   createHmac('sha256', await secretKey('webhook'))
     .update('efi-pix-webhook')
     .digest('base64url');
-
-const sameText = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 const STATUS: Record<string, ChargeState['status']> = {
   ATIVA: 'open',
@@ -180,10 +182,11 @@ export const efiProvider = (credentials: EfiCredentials, base = config().EFI_API
         },
       };
     },
-    async updateChargeAmount(chargeId: string, amount: number): Promise<void> {
-      await authed('PATCH', `v2/cob/${chargeId}`, { valor: { original: brl(amount) } });
+    async updateChargeAmount(charge: ChargeHandle, amount: number): Promise<null> {
+      await authed('PATCH', `v2/cob/${charge.chargeId}`, { valor: { original: brl(amount) } });
+      return null;
     },
-    async getCharge(chargeId: string): Promise<ChargeState> {
+    async getCharge({ chargeId }: ChargeHandle): Promise<ChargeState> {
       const cob = await authed('GET', `v2/cob/${chargeId}`);
       return { chargeId, status: STATUS[String(cob.status)] ?? 'open', amount: amountOf(cob) };
     },

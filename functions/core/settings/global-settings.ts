@@ -35,6 +35,21 @@ export const GLOBAL_SETTINGS = {
   mercadoPagoAccessToken: { schema: secret, default: '', isPublic: false, isSecret: true },
   stripeSecretKey: { schema: secret, default: '', isPublic: false, isSecret: true },
   asaasToken: { schema: secret, default: '', isPublic: false, isSecret: true },
+  // Card providers' webhook secrets and the offered providers (decisions D167, D168).
+  stripeWebhookSecret: { schema: secret, default: '', isPublic: false, isSecret: true },
+  asaasWebhookToken: { schema: secret, default: '', isPublic: false, isSecret: true },
+  mercadoPagoWebhookSecret: { schema: secret, default: '', isPublic: false, isSecret: true },
+  paymentProviders: {
+    schema: z
+      .string()
+      .regex(
+        /^((efi|stripe|asaas|mercadopago)(,(efi|stripe|asaas|mercadopago))*)?$/,
+        'efi, stripe, asaas, mercadopago',
+      ),
+    default: 'efi,stripe,asaas,mercadopago',
+    isPublic: false,
+    isSecret: false,
+  },
 } as const;
 
 export type GlobalSettingKey = keyof typeof GLOBAL_SETTINGS;
@@ -74,6 +89,9 @@ const valueOf = async (key: GlobalSettingKey): Promise<string> => {
 
 /** A platform secret in clear, for the services that use it (the platform's OpenAI key). */
 export const readPlatformSecret = (key: GlobalSettingKey): Promise<string> => valueOf(key);
+
+/** A platform setting's value (or default) for the services, e.g. the offered payment providers. */
+export const readPlatformSetting = (key: GlobalSettingKey): Promise<string> => valueOf(key);
 
 /** GET /settings — every key with its value or default, secrets masked (platform owner). */
 export const listSettings = async (): Promise<SettingView[]> => {

@@ -1,6 +1,11 @@
 import * as z from 'zod';
 import { createPlanBody, subscriptionBody, updatePlanBody } from '../../contracts/billing';
-import { handlePaymentWebhook, listInvoices, subscribe } from '../../core/billing/billing-service';
+import {
+  handlePaymentWebhook,
+  listInvoices,
+  listOfferedProviders,
+  subscribe,
+} from '../../core/billing/billing-service';
 import {
   createPlatformPlan,
   deletePlatformPlan,
@@ -17,6 +22,22 @@ import { createAreaHandler, defineRoute, respond, type AreaHandlers } from '../s
 const idParam = z.object({ id: z.coerce.number().int().positive() });
 
 const webhookQuery = z.object({ hmac: z.string().max(200).optional(), ignorar: z.string().max(10).optional() });
+
+const rawBody = z.custom<Buffer | undefined>((v) => v === undefined || Buffer.isBuffer(v));
+
+const cardWebhook = (provider: 'stripe' | 'asaas' | 'mercadopago') =>
+  defineRoute({
+    bodyType: 'raw',
+    maxBodyBytes: 256 * 1024,
+    query: z.record(z.string().max(100), z.string().max(300)),
+    body: rawBody,
+    handle: async ({ body, query, event }) =>
+      handlePaymentWebhook(provider, {
+        headers: event.headers ?? {},
+        query,
+        rawBody: body ? body.toString('utf8') : '',
+      }),
+  });
 
 export const handlers: AreaHandlers = {
   'list-all-plans': defineRoute({ handle: async () => listAllPlans() }),
@@ -57,6 +78,12 @@ export const handlers: AreaHandlers = {
         rawBody: body ? body.toString('utf8') : '',
       }),
   }),
+  'list-payment-providers': defineRoute({ handle: async () => listOfferedProviders() }),
+  // Card providers (decisions D167): each adapter checks its own signature or token on the exact bytes.
+  'receive-stripe-webhook': cardWebhook('stripe'),
+  'receive-asaas-webhook': cardWebhook('asaas'),
+  // Mercado Pago names the payment in the query string too (`?data.id=…&type=payment`) and signs that id.
+  'receive-mercadopago-webhook': cardWebhook('mercadopago'),
 };
 
 export const handler = createAreaHandler('billing', handlers);

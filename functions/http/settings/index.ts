@@ -15,7 +15,8 @@ import {
   readSetting,
   writeSetting,
 } from '../../core/settings/global-settings';
-import { createAreaHandler, defineRoute, type AreaHandlers } from '../stack';
+import { createAreaHandler, defineRoute, isUploadedFile, type AreaHandlers, type UploadedFile } from '../stack';
+import { certificateStatus, uploadCertificate } from '../../core/settings/payment-certificate';
 import { saveCampaignSettingsBody } from '../../contracts/campaign-settings';
 import { getCompanyCampaignSettings, saveCompanyCampaignSettings } from '../../core/outbound/campaign-settings';
 
@@ -52,6 +53,15 @@ export const handlers: AreaHandlers = {
     body: z.object({ key: z.string().optional(), value: z.unknown() }),
     handle: async ({ params, body }) => writeSetting(params.key, body.value),
   }),
+  // POST /settings/cert-upload?ref=certificadoEfi, multipart `file` (core §7; decisions D169).
+  'upload-certificate': defineRoute({
+    bodyType: 'multipart',
+    maxBodyBytes: 256 * 1024,
+    query: z.object({ ref: z.string().max(50).optional() }),
+    body: z.object({ file: z.custom<UploadedFile>(isUploadedFile, { error: 'Escolha um arquivo!' }).optional() }),
+    handle: async ({ query, body }) => uploadCertificate(query.ref, body.file),
+  }),
+  'get-certificate-status': defineRoute({ handle: async () => certificateStatus() }),
   'get-public-setting': defineRoute({
     params: z.object({ key: z.string().max(100) }),
     query: z.object({ token: z.string().max(500).optional() }),

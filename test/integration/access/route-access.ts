@@ -38,6 +38,13 @@ import { createPlanNamed } from '../../../functions/data/plan-repository';
 import { createPeriodInvoice } from '../../../functions/data/invoice-repository';
 import { getCompany } from '../../../functions/data/company-repository';
 import { efiWebhookHmac } from '../../../functions/core/billing/efi-provider';
+import {
+  FAKE_ASAAS_CREDENTIALS,
+  FAKE_MERCADOPAGO_CREDENTIALS,
+  FAKE_STRIPE_CREDENTIALS,
+} from '../../../functions/core/billing/fake-credentials';
+import { mercadoPagoSignature } from '../../../functions/core/billing/mercadopago-provider';
+import { stripeSignature } from '../../../functions/core/billing/stripe-provider';
 import { createIntegration, createPrompt } from '../../../functions/data/integration-repository';
 import { createCompany } from '../../../functions/data/company-repository';
 
@@ -1294,6 +1301,16 @@ export const ACCESS: Record<string, AccessRow> = {
     request: async () => ({ path: '/settings/downloadLimit', body: { key: 'downloadLimit', value: '64' } }),
     notTenantData: 'platform setting keys, the same for every company',
   },
+  // The PIX certificate (D169): the owner uploads it (a DER-looking .p12) and sees whether one is installed.
+  'POST /settings/cert-upload': {
+    allow: superOnly,
+    request: async () => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from([0x30, 0x82, 0x01, 0x00, 0x02, 0x01, 0x03])]), 'access.p12');
+      return { path: '/settings/cert-upload?ref=certificadoEfi', body: form };
+    },
+  },
+  'GET /settings/cert-upload': { allow: superOnly, request: async () => ({ path: '/settings/cert-upload' }) },
   'GET /public-settings/{key}': {
     allow: everyone,
     request: async () => ({ path: '/public-settings/appName' }),
@@ -1767,6 +1784,36 @@ export const ACCESS: Record<string, AccessRow> = {
     // The hmac rides in the path's query, as Efí calls the registered URL (the matrix posts `path` as is).
     request: async () => ({ path: `/webhooks/efi?hmac=${await efiWebhookHmac()}&ignorar=/pix`, body: { pix: [] } }),
   },
+  // Card providers' webhooks (verified by their adapters with the fake credentials) and the offered
+  // providers (D167, D168).
+  'POST /webhooks/stripe': {
+    allow: everyone,
+    request: async () => {
+      const body = { id: 'evt_access', type: 'customer.created', data: { object: { id: 'cus_access' } } };
+      const signature = stripeSignature(FAKE_STRIPE_CREDENTIALS.webhookSecret, JSON.stringify(body));
+      return { path: '/webhooks/stripe', body, headers: { 'stripe-signature': signature } };
+    },
+  },
+  'POST /webhooks/asaas': {
+    allow: everyone,
+    request: async () => ({
+      path: '/webhooks/asaas',
+      body: { id: 'evt_access', event: 'PAYMENT_CREATED', payment: { id: 'pay_access' } },
+      headers: { 'asaas-access-token': FAKE_ASAAS_CREDENTIALS.webhookToken },
+    }),
+  },
+  'POST /webhooks/mercadopago': {
+    allow: everyone,
+    request: async () => ({
+      path: '/webhooks/mercadopago?data.id=1&type=merchant_order',
+      body: { id: 1, type: 'merchant_order', data: { id: '1' } },
+      headers: {
+        'x-request-id': 'access-1',
+        'x-signature': mercadoPagoSignature(FAKE_MERCADOPAGO_CREDENTIALS.webhookSecret, '1', 'access-1', '1'),
+      },
+    }),
+  },
+  'GET /subscription/providers': { allow: admins, request: async () => ({ path: '/subscription/providers' }) },
   // Queue integrations (plan flag useIntegrations) and AI prompts (useOpenAi): admins (D162–D165).
   'GET /queueIntegration': {
     allow: admins,

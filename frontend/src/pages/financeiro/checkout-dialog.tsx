@@ -6,6 +6,7 @@ import FormField from '@cloudscape-design/components/form-field';
 import Input from '@cloudscape-design/components/input';
 import KeyValuePairs from '@cloudscape-design/components/key-value-pairs';
 import Modal from '@cloudscape-design/components/modal';
+import RadioGroup from '@cloudscape-design/components/radio-group';
 import SpaceBetween from '@cloudscape-design/components/space-between';
 import Toggle from '@cloudscape-design/components/toggle';
 import Wizard from '@cloudscape-design/components/wizard';
@@ -16,7 +17,9 @@ import { companyChannel } from '@contracts/realtime';
 import { ApiError } from '@/api/api-error';
 import { getMe } from '@/api/auth';
 import { CUSTOM_PLAN, customPlanPrice, subscribe, type Invoice, type PaymentResult } from '@/api/billing';
+import { listOfferedProviders, type PaymentProviderName } from '@/api/payments';
 import { useNotifications } from '@/components/notifications';
+import { useRequest } from '@/hooks/use-request';
 import { useCurrentUser } from '@/components/shell/shell-context';
 import { formatDueDate } from '@/components/shell/subscription';
 import { pageReload } from '@/hooks/page-reload';
@@ -138,6 +141,11 @@ export function CheckoutDialog({ invoice, onDismiss }: { invoice: Invoice; onDis
   const [result, setResult] = useState<PaymentResult | null>(null);
   const [paidUntil, setPaidUntil] = useState<string | null>(null);
   const [serverProblems, setServerProblems] = useState<Record<string, string>>({});
+  // The offered providers (decisions D168): PIX by default; a card provider's page when the payer picks it.
+  const offered = useRequest((signal) => listOfferedProviders({ signal }), []);
+  const providers = offered.status === 'ready' ? offered.data.providers : [];
+  const [chosen, setChosen] = useState<PaymentProviderName | null>(null);
+  const provider = chosen ?? (providers.includes('efi') ? 'efi' : (providers[0] ?? null));
 
   const problems = Object.fromEntries(
     Object.entries(REQUIRED)
@@ -171,6 +179,7 @@ export function CheckoutDialog({ invoice, onDismiss }: { invoice: Invoice; onDis
         invoiceId: invoice.id,
         ...details,
         ...(custom ? { users: counter(users), connections: counter(connections) } : {}),
+        ...(provider ? { provider } : {}),
         price,
         plan: { detail: invoice.detail, custom },
       });
@@ -270,20 +279,31 @@ export function CheckoutDialog({ invoice, onDismiss }: { invoice: Invoice; onDis
             {
               title: t('billing.checkout.steps.review'),
               content: (
-                <KeyValuePairs
-                  columns={3}
-                  items={[
-                    { label: t('billing.checkout.fields.firstName'), value: details.firstName || '—' },
-                    { label: t('billing.checkout.fields.zipcode'), value: details.zipcode || '—' },
-                    { label: t('billing.invoices.columns.dueDate'), value: formatDueDate(invoice.dueDate) },
-                    { label: t('billing.invoices.columns.users'), value: custom ? counter(users) : invoice.users },
-                    {
-                      label: t('billing.invoices.columns.connections'),
-                      value: custom ? counter(connections) : invoice.connections,
-                    },
-                    { label: t('billing.checkout.total'), value: brl(price) },
-                  ]}
-                />
+                <SpaceBetween size="l">
+                  <KeyValuePairs
+                    columns={3}
+                    items={[
+                      { label: t('billing.checkout.fields.firstName'), value: details.firstName || '—' },
+                      { label: t('billing.checkout.fields.zipcode'), value: details.zipcode || '—' },
+                      { label: t('billing.invoices.columns.dueDate'), value: formatDueDate(invoice.dueDate) },
+                      { label: t('billing.invoices.columns.users'), value: custom ? counter(users) : invoice.users },
+                      {
+                        label: t('billing.invoices.columns.connections'),
+                        value: custom ? counter(connections) : invoice.connections,
+                      },
+                      { label: t('billing.checkout.total'), value: brl(price) },
+                    ]}
+                  />
+                  {providers.length > 1 && (
+                    <FormField label={t('payments.checkout.method')} errorText={serverProblems.provider}>
+                      <RadioGroup
+                        value={provider}
+                        onChange={({ detail }) => setChosen(detail.value as PaymentProviderName)}
+                        items={providers.map((p) => ({ value: p, label: t(`payments.checkout.methods.${p}`) }))}
+                      />
+                    </FormField>
+                  )}
+                </SpaceBetween>
               ),
             },
           ]}

@@ -143,4 +143,45 @@ describe('/financeiro', () => {
     // Then home, with the page (and the session's due date) read afresh.
     await waitFor(() => expect(reload).toHaveBeenCalled(), { timeout: 8_000 });
   }, 60_000);
+  it('the payer picks a card provider in Revisar; the answer’s link opens that provider’s page', async () => {
+    const api = billingApi({
+      'GET /subscription/providers': () => json(200, { providers: ['efi', 'stripe', 'mercadopago'] }),
+      'POST /subscription': () =>
+        json(200, { invoiceId: 12, valorext: '30.00', stripeURL: 'https://checkout.stripe.test/c/pay/cs_1' }),
+    });
+    const { wrapper } = await openPage(api);
+    click(wrapper, 'Pagar a fatura 12');
+    openModal(wrapper);
+    const wizard = wrapper.findWizard()!;
+    act(() => wizard.findPrimaryButton().click());
+    await waitFor(() => expect(wizard.findHeader()?.getElement().textContent).toContain('Revisar'));
+    const methods = await waitFor(() => {
+      const group = wrapper.findRadioGroup();
+      if (!group) throw new Error('no payment methods yet');
+      return group;
+    });
+    expect(methods.findButtons().map((b) => b.findLabel().getElement().textContent)).toEqual([
+      'PIX',
+      'Cartão (Stripe)',
+      'Mercado Pago',
+    ]);
+    expect(methods.findInputByValue('efi')!.getElement().checked).toBe(true);
+    act(() => methods.findInputByValue('stripe')!.getElement().click());
+
+    // The data, then PAGAR.
+    act(() => wizard.findPreviousButton()!.click());
+    act(() => wizard.findPreviousButton()!.click());
+    typeInto(wrapper, 'Nome completo', 'Marina Lopes');
+    typeInto(wrapper, 'CPF/CNPJ', '123.456.789-09');
+    typeInto(wrapper, 'Endereço', 'Rua das Flores, 10');
+    typeInto(wrapper, 'Cidade', 'São Paulo');
+    act(() => wizard.findPrimaryButton().click());
+    act(() => wizard.findPrimaryButton().click());
+    await waitFor(() => expect(wizard.findPrimaryButton().getElement().textContent).toBe('PAGAR'));
+    act(() => wizard.findPrimaryButton().click());
+
+    const link = await waitFor(() => buttonNamed(wrapper, 'Pagar com cartão (Stripe)'));
+    expect(link.getElement().getAttribute('href')).toBe('https://checkout.stripe.test/c/pay/cs_1');
+    expect(api.requests.find((r) => r.method === 'POST')?.body).toMatchObject({ invoiceId: 12, provider: 'stripe' });
+  }, 60_000);
 });

@@ -11,7 +11,7 @@ import Spinner from '@cloudscape-design/components/spinner';
 import Alert from '@cloudscape-design/components/alert';
 import Tabs from '@cloudscape-design/components/tabs';
 import Textarea from '@cloudscape-design/components/textarea';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/api/api-error';
 import {
@@ -246,6 +246,7 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         // The platform owner's help videos (administration "Help"; decisions D146).
         ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
         ...(isSuper ? [{ id: 'plans', label: t('billing.plans.settingsTab'), content: <PlansManager /> }] : []),
+        ...(isSuper ? [{ id: 'payments', label: t('payments.settingsTab'), content: <LazyPaymentsSettings /> }] : []),
       ]}
     />
   );
@@ -279,4 +280,16 @@ function CompanySettingsScreen({ companyId }: { companyId: number }) {
 export function SettingsPage() {
   const user = useCurrentUser();
   return isAdmin(user) ? <CompanySettingsScreen companyId={user.companyId} /> : <AccessDeniedPage />;
+}
+
+/** The owner's Pagamentos tab (decisions D167–D169), loaded only when an owner opens /settings. */
+const PaymentsTab = lazy(() =>
+  import('@/pages/settings/payments-settings').then((m) => ({ default: m.PaymentsSettings })),
+);
+function LazyPaymentsSettings() {
+  return (
+    <Suspense fallback={<Spinner size="large" />}>
+      <PaymentsTab />
+    </Suspense>
+  );
 }
