@@ -29,6 +29,7 @@ import { useRequest } from '@/hooks/use-request';
 import { AccessDeniedPage } from '@/pages/errors/access-denied-page';
 import { HelpsManager } from '@/pages/helps/helps-manager';
 import { PlansManager } from '@/pages/settings/plans-manager';
+import { PlatformSettingsManager } from '@/pages/settings/platform-settings-manager';
 import { isAdmin } from '@/pages/users/user-form';
 
 /** The dropdown settings and their values (functions/core/settings/company-settings.ts COMPANY_SETTING_COLUMNS). */
@@ -246,6 +247,9 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         // The platform owner's help videos (administration "Help"; decisions D146).
         ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
         ...(isSuper ? [{ id: 'plans', label: t('billing.plans.settingsTab'), content: <PlansManager /> }] : []),
+        ...(isSuper
+          ? [{ id: 'platform', label: t('platformSettings.tab'), content: <PlatformSettingsManager /> }]
+          : []),
       ]}
     />
   );
