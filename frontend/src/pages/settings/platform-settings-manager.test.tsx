@@ -50,6 +50,10 @@ const openTab = async () => {
       }),
     'PUT /settings/primaryColorLight': (req) =>
       json(200, { key: 'primaryColorLight', value: (req.body as { value: string }).value }),
+    'PUT /settings/userCreation': (req) =>
+      json(200, { key: 'userCreation', value: (req.body as { value: string }).value }),
+    'PUT /settings/downloadLimit': (req) =>
+      json(200, { key: 'downloadLimit', value: (req.body as { value: string }).value }),
     'PUT /settings/openAiKey': () => json(200, { key: 'openAiKey', value: '••••9876', masked: true }),
     'POST /settings-whitelabel/logo': (req) => {
       const file = (req.body as FormData).get('file') as File;
@@ -99,6 +103,24 @@ describe('the Plataforma tab of /settings (the owner)', () => {
     ]);
     // The key's field empties again and says it is set.
     await waitFor(() => expect(screen.getByText('Definida (••••9876). Digite para trocar.')).toBeTruthy());
+  });
+
+  it('closes sign-ups and sets the download limit through their selects', async () => {
+    const { wrapper, server } = await openTab();
+    const creation = fieldByLabel(wrapper, 'Criação de empresas (cadastro)').findControl()!.findSelect()!;
+    act(() => creation.openDropdown());
+    act(() => creation.selectOptionByValue('disabled'));
+    const limit = fieldByLabel(wrapper, 'Limite de download').findControl()!.findSelect()!;
+    act(() => limit.openDropdown());
+    act(() => limit.selectOptionByValue('256'));
+    expect(limit.findTrigger().getElement().textContent).toBe('256 MB');
+    click(wrapper, 'Salvar');
+    await waitFor(() => expect(toastTexts(wrapper)).toContain('Configurações salvas com sucesso!'));
+    expect(server.requests.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([
+      ['/settings/userCreation', { key: 'userCreation', value: 'disabled' }],
+      ['/settings/downloadLimit', { key: 'downloadLimit', value: '256' }],
+    ]);
+    expect(creation.findTrigger().getElement().textContent).toBe('Desabilitada');
   });
 
   it('previews the logos and uploads one; a refused file shows the reason under its field', async () => {
