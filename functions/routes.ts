@@ -500,6 +500,14 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/settings/cert-upload', area: 'settings', handler: 'upload-certificate', auth: 'super' },
   { method: 'GET', path: '/settings/cert-upload', area: 'settings', handler: 'get-certificate-status', auth: 'super' },
   { method: 'GET', path: '/public-settings/{key}', area: 'settings', handler: 'get-public-setting', auth: 'public' },
+  // The whitelabel logos (core §7 Settings; decisions D171).
+  {
+    method: 'POST',
+    path: '/settings-whitelabel/logo',
+    area: 'settings',
+    handler: 'upload-whitelabel-logo',
+    auth: 'super',
+  },
   { method: 'GET', path: '/plans/list', area: 'settings', handler: 'list-public-plans', auth: 'public' },
   // The company's working hours (admin spec §7 "Company working schedules"; decisions D90).
   {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configureApi, createTransport } from '@/api/transport';
 import { fakeApi, json } from '@/testing/fake-api';
-import { applyBranding, DEFAULT_BRANDING, loadBranding } from './branding';
+import { renderHook } from '@testing-library/react';
+import { applyBranding, DEFAULT_BRANDING, loadBranding, useAppLogo } from './branding';
 
 const theming = vi.hoisted(() => ({ applyTheme: vi.fn() }));
 vi.mock('@cloudscape-design/components/theming', () => theming);
@@ -43,5 +44,29 @@ describe('whitelabel branding', () => {
     await applyBranding({ ...DEFAULT_BRANDING, primaryColorLight: 'azul', primaryColorDark: '#000000' });
     expect(document.documentElement.style.getPropertyValue('--zapdesk-primary-light')).toBe('#0000FF');
     expect(theming.applyTheme).toHaveBeenCalledTimes(1);
+  });
+
+  it('serves the logos from the public settings, each standing in for the other when only one is set', async () => {
+    const server = fakeApi({
+      'GET /public-settings/appLogoLight': () =>
+        json(200, { key: 'appLogoLight', value: 'platform/branding/light/a1.png' }),
+    });
+    configureApi(createTransport({ adapter: server.adapter }));
+    const light = renderHook(() => useAppLogo('light'));
+    const dark = renderHook(() => useAppLogo('dark'));
+    expect(light.result.current).toBeNull();
+    await loadBranding();
+    light.rerender();
+    dark.rerender();
+    expect(light.result.current).toBe('/media/platform/branding/light/a1.png');
+    expect(dark.result.current).toBe('/media/platform/branding/light/a1.png');
+    await applyBranding({
+      ...DEFAULT_BRANDING,
+      appLogoLight: 'platform/branding/light/a1.png',
+      appLogoDark: 'platform/branding/dark/b2.png',
+    });
+    dark.rerender();
+    expect(dark.result.current).toBe('/media/platform/branding/dark/b2.png');
+    await applyBranding(DEFAULT_BRANDING);
   });
 });

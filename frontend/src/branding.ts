@@ -5,8 +5,8 @@ import { PRODUCT_NAME } from './product';
 
 /**
  * Whitelabel branding without a rebuild (core §3 Global settings, §9; administration §7 "Public settings";
- * decisions D158): at start the app reads the public settings appName, primaryColorLight, primaryColorDark
- * and appLogoFavicon, then sets the document title, the favicon and Cloudscape's primary colour. The theming
+ * decisions D158, D171): at start the app reads the public settings appName, primaryColorLight,
+ * primaryColorDark, the logos (appLogoLight, appLogoDark) and appLogoFavicon, then sets the document title, the favicon and Cloudscape's primary colour. The theming
  * module is loaded lazily (after the first screen), so the first screen's budget is unchanged; until it
  * comes, and if anything fails, the built-in look stays.
  */
@@ -14,6 +14,8 @@ export interface Branding {
   appName: string;
   primaryColorLight: string;
   primaryColorDark: string;
+  appLogoLight: string;
+  appLogoDark: string;
   appLogoFavicon: string;
 }
 
@@ -22,6 +24,8 @@ export const DEFAULT_BRANDING: Branding = {
   appName: PRODUCT_NAME,
   primaryColorLight: '#0000FF',
   primaryColorDark: '#39ACE7',
+  appLogoLight: '',
+  appLogoDark: '',
   appLogoFavicon: '',
 };
 
@@ -37,6 +41,27 @@ export const useAppName = (): string =>
     },
     () => current.appName,
   );
+
+/** Re-renders on every branding change and answers `pick(current)` (a string: a stable snapshot). */
+const useBrandingValue = (pick: (b: Branding) => string): string =>
+  useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => pick(current),
+  );
+
+/**
+ * The logo's address for a light or a dark background (decisions D171): the one set for it, else the other
+ * one, else null (the name alone is shown).
+ */
+export const useAppLogo = (background: 'light' | 'dark'): string | null => {
+  const light = useBrandingValue((b) => b.appLogoLight);
+  const dark = useBrandingValue((b) => b.appLogoDark);
+  const logo = background === 'dark' ? dark || light : light || dark;
+  return logo ? mediaAddress(logo) : null;
+};
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -85,7 +110,14 @@ export const applyBranding = async (
   });
 };
 
-const KEYS = ['appName', 'primaryColorLight', 'primaryColorDark', 'appLogoFavicon'] as const;
+const KEYS = [
+  'appName',
+  'primaryColorLight',
+  'primaryColorDark',
+  'appLogoLight',
+  'appLogoDark',
+  'appLogoFavicon',
+] as const;
 
 /** Reads the public settings (one call per key, in parallel) and applies them; failures keep the default. */
 export const loadBranding = async (): Promise<void> => {

@@ -53,6 +53,45 @@ const mapped = async (message: WAMessage) => {
   return event as Record<string, unknown> & { content: Record<string, unknown> };
 };
 
+describe('the download limit on inbound media (D172)', () => {
+  const limited = (limitMb: number): BaileysInboundContext => ({
+    ...context,
+    maxMediaBytes: async () => limitMb * 1024 * 1024,
+  });
+
+  it('a file above the limit is not downloaded: the message names it and says why, with its caption', async () => {
+    const before = stored.length;
+    const big = wa(
+      {
+        documentMessage: {
+          mimetype: 'video/mp4',
+          fileName: 'festa.mp4',
+          fileLength: 40 * 1024 * 1024,
+          caption: 'olha',
+        },
+      },
+      { id: '3A0LIMIT000000000001' },
+    );
+    const event = (await mapUpsertMessage(big, limited(32))) as { content: Record<string, unknown> };
+    expect(inboundEventSchema.safeParse(event).success).toBe(true);
+    expect(event.content).toEqual({
+      type: 'text',
+      body: '📎 festa.mp4\n(Arquivo não baixado: maior que o limite de download de 32 MB.)\nolha',
+    });
+    expect(stored.length).toBe(before);
+  });
+
+  it('a file within the limit is downloaded as before', async () => {
+    const small = wa(
+      { documentMessage: { mimetype: 'application/pdf', fileName: 'boleto.pdf', fileLength: 2 * 1024 * 1024 } },
+      { id: '3A0LIMIT000000000002' },
+    );
+    const event = (await mapUpsertMessage(small, limited(32))) as { content: Record<string, unknown> };
+    expect(event.content).toMatchObject({ type: 'document', filename: 'boleto.pdf' });
+    expect(stored.at(-1)?.id).toBe('3A0LIMIT000000000002');
+  });
+});
+
 describe('Baileys messages.upsert as inbound messages', () => {
   it('a text from a phone: the contact by phone and push name, provider id and time', async () => {
     expect(await mapped(wa({ conversation: 'Olá!' }))).toEqual({

@@ -17,11 +17,12 @@ export const PAYMENT_CREDENTIALS: Record<PaymentProviderName, readonly string[]>
 };
 export const PAYMENT_PROVIDER_NAMES = Object.keys(PAYMENT_CREDENTIALS) as PaymentProviderName[];
 
-export interface SettingView {
-  key: string;
-  value: string;
-  masked?: true;
-}
+/** The owner's settings calls live once, in platform-settings.ts. */
+export {
+  listPlatformSettings,
+  savePlatformSetting as putPlatformSetting,
+  type PlatformSetting as SettingView,
+} from './platform-settings';
 
 export interface CertificateStatus {
   destination: 'certificadoEfi';
@@ -30,14 +31,6 @@ export interface CertificateStatus {
   size?: number;
   uploadedAt?: string;
 }
-
-/** GET /settings: every platform key (secrets masked, '' when unset). */
-export const listPlatformSettings = (options: { signal?: AbortSignal } = {}): Promise<SettingView[]> =>
-  api().get<SettingView[]>('/settings', options);
-
-/** PUT /settings/{key} {key, value}: answers the key with its value masked when secret. */
-export const putPlatformSetting = (key: string, value: string): Promise<SettingView> =>
-  api().put<SettingView>(`/settings/${encodeURIComponent(key)}`, { key, value });
 
 /** GET /settings/cert-upload: whether the PIX certificate is installed (never its bytes). */
 export const getCertificateStatus = (options: { signal?: AbortSignal } = {}): Promise<CertificateStatus[]> =>

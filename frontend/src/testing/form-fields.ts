@@ -17,9 +17,18 @@ export const typeInto = (wrapper: ElementWrapper, label: string, value: string):
   act(() => input.setInputValue(value));
 };
 
-/** The error message under the field labelled `label`, or null when it shows none. */
-export const errorOf = (wrapper: ElementWrapper, label: string): string | null =>
-  fieldByLabel(wrapper, label).findError()?.getElement().textContent ?? null;
+/**
+ * The error message under the field labelled `label`, or null when it shows none. Read without touching the
+ * DOM: Cloudscape's `findError()` is a `:scope` query, which its test utils emulate by setting and removing
+ * an attribute on the field. Inside `waitFor`, whose MutationObserver watches attributes, every check then
+ * triggers the next at once — an endless microtask loop that starves React's render and every timer, so a
+ * wait for an error that arrives with a server's answer hung for ever (decisions D170).
+ */
+export const errorOf = (wrapper: ElementWrapper, label: string): string | null => {
+  const field = fieldByLabel(wrapper, label).getElement();
+  const hints = Array.from(field.children).find((child) => child.className.includes('awsui_hints_'));
+  return hints?.querySelector('[class*="awsui_error__message_"]')?.textContent ?? null;
+};
 
 /** The texts of the toasts on screen. */
 export const toastTexts = (wrapper: ElementWrapper): string[] =>

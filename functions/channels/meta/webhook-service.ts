@@ -5,6 +5,8 @@ import { errorFields, logger } from '../../shared/logger';
 import { detectAttachmentType, safeFileName } from '../../core/media/attachments';
 import { metaAppSecret } from '../../shared/secrets';
 import { putMediaObject } from '../../data/media-store';
+import { downloadLimitBytes } from '../../core/settings/global-settings';
+import { tooLargeMediaText } from '../whatsapp/baileys-inbound';
 import { getMetaCredentials, getMetaTargets, type MetaTarget } from '../../data/meta-repository';
 import { enqueueInbound, type InboundEventInput } from '../inbound';
 import { graphApi, type GraphApi } from './graph-client';
@@ -73,6 +75,11 @@ const withMedia = async (
     }
     mimetype = (mimetype ?? downloaded.contentType).split(';')[0]!.trim() || 'application/octet-stream';
     const filename = safeFileName(draft.media.filename ?? `${content.type}${extensionOf(mimetype)}`);
+    const limit = await downloadLimitBytes();
+    if (downloaded.bytes.byteLength > limit) {
+      // Above the download limit: not stored; the message names the file and says why (D172).
+      return { ...event, content: { type: 'text', body: tooLargeMediaText(filename, limit, content.body) } };
+    }
     const hash = createHash('sha256').update(event.providerMessageId).digest('hex').slice(0, 32);
     const mediaKey = `c/${target.companyId}/inbound/${target.whatsappId}/${hash}/${filename}`;
     await putMediaObject(mediaKey, downloaded.bytes, detectAttachmentType(downloaded.bytes).contentType);

@@ -14,6 +14,7 @@ import type {
 } from '@whiskeysockets/baileys';
 import { errorFields, logger } from '../../shared/logger';
 import { putMediaObject } from '../../data/media-store';
+import { downloadLimitBytes } from '../../core/settings/global-settings';
 import { PhoneAddressBook } from './phone-address-book';
 import { mapCall, mapMessageUpdate, mapUpsertMessage, type BaileysInboundContext } from './baileys-inbound';
 import type {
@@ -341,6 +342,7 @@ class BaileysSession implements Session {
           await putMediaObject(media.key, bytes, media.mimetype);
           return { size: bytes.byteLength };
         },
+        maxMediaBytes: downloadLimitBytes,
       };
       const deliver = (event: Promise<Parameters<typeof sink>[0] | null>) =>
         event

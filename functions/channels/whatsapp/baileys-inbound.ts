@@ -20,7 +20,14 @@ export interface BaileysInboundContext {
   whatsappId: number;
   /** Downloads a message's media and stores it in the media bucket; answers the key (the seam tests fake). */
   storeMedia: (message: WAMessage, media: { key: string; mimetype: string }) => Promise<{ size?: number }>;
+  /** The platform's download limit in bytes (decisions D172); larger media is not downloaded. */
+  maxMediaBytes?: () => Promise<number>;
 }
+
+/** What a message whose media is above the download limit shows instead (decisions D172). */
+export const tooLargeMediaText = (filename: string, limitBytes: number, caption?: string | null): string =>
+  `📎 ${filename}\n(Arquivo não baixado: maior que o limite de download de ${limitBytes / (1024 * 1024)} MB.)` +
+  (caption ? `\n${caption}` : '');
 
 /** Keys as later Baileys versions carry them (absent in 6.17). */
 type KeyWithAlternatives = WAMessageKey & {
@@ -176,19 +183,26 @@ export const mapUpsertMessage = async (
     const name =
       m.fileName ??
       `${media.type}.${EXTENSIONS[mimetype] ?? mimetype.split('/')[1]?.replace(/[^a-z0-9]/g, '') ?? 'bin'}`;
-    const mediaKey = inboundMediaKey(context.companyId, context.whatsappId, providerMessageId, name);
-    const stored = await context.storeMedia(message, { key: mediaKey, mimetype });
-    const size = stored.size ?? toNumber(m.fileLength);
-    content = {
-      type: media.type,
-      mediaKey,
-      mimetype,
-      ...(m.fileName ? { filename: m.fileName.slice(0, 255) } : {}),
-      ...(size !== undefined ? { size } : {}),
-      ...(m.caption ? { body: m.caption } : {}),
-      ...(media.type === 'audio' ? { voice: m.ptt === true } : {}),
-      ...((media.type === 'image' || media.type === 'video') && viewOnce ? { viewOnce: true } : {}),
-    } as InboundContent;
+    const declared = toNumber(m.fileLength);
+    const limit = await context.maxMediaBytes?.();
+    if (limit !== undefined && declared !== undefined && declared > limit) {
+      // Above the download limit: not downloaded; the message names the file and says why (D172).
+      content = { type: 'text', body: tooLargeMediaText(safeFileName(name), limit, m.caption) };
+    } else {
+      const mediaKey = inboundMediaKey(context.companyId, context.whatsappId, providerMessageId, name);
+      const stored = await context.storeMedia(message, { key: mediaKey, mimetype });
+      const size = stored.size ?? declared;
+      content = {
+        type: media.type,
+        mediaKey,
+        mimetype,
+        ...(m.fileName ? { filename: m.fileName.slice(0, 255) } : {}),
+        ...(size !== undefined ? { size } : {}),
+        ...(m.caption ? { body: m.caption } : {}),
+        ...(media.type === 'audio' ? { voice: m.ptt === true } : {}),
+        ...((media.type === 'image' || media.type === 'video') && viewOnce ? { viewOnce: true } : {}),
+      } as InboundContent;
+    }
   } else if (c.reactionMessage) {
     const target = c.reactionMessage.key?.id;
     if (!target) return null;

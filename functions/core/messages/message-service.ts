@@ -27,7 +27,7 @@ import {
   type StoredMessage,
 } from '../../data/message-repository';
 import { getCompanySettingsItem } from '../../data/settings-repository';
-import { readPlatformSecret } from '../settings/global-settings';
+import { downloadLimitBytes, readPlatformSecret } from '../settings/global-settings';
 import { createTicket, getOpenTicketId, getTicket, OtherOpenTicket, type Ticket } from '../../data/ticket-repository';
 import { seededUlid, ulidTime } from '../../data/ulids';
 import { getUser } from '../../data/user-repository';
@@ -416,6 +416,16 @@ export interface SendResult {
   ticket: TicketView | null;
 }
 
+/** The platform's download limit (decisions D172): a larger file is refused, naming the limit. */
+const assertWithinDownloadLimit = async (field: string, size: number): Promise<void> => {
+  const limit = await downloadLimitBytes();
+  if (size > limit) {
+    throw new ValidationError([
+      { field, reason: `the file is larger than the download limit of ${limit / (1024 * 1024)} MB` },
+    ]);
+  }
+};
+
 /** The key of an upload of this ticket, checked: under its prefix, present, within the size limit. */
 const uploadedMedia = async (companyId: number, ticketId: number, key: string): Promise<OutgoingMedia> => {
   const prefix = `c/${companyId}/tickets/${ticketId}/`;
@@ -429,6 +439,7 @@ const uploadedMedia = async (companyId: number, ticketId: number, key: string): 
       { field: 'body.mediaKey', reason: `the file is larger than ${MAX_UPLOAD_BYTES} bytes` },
     ]);
   }
+  await assertWithinDownloadLimit('body.mediaKey', head.size);
   const { contentType } = detectAttachmentType(await readMediaStart(key));
   return { key, mimetype: contentType, filename: key.split('/').pop()!, size: head.size };
 };
@@ -513,6 +524,7 @@ export const createUpload = async (
   if (input.size > MAX_UPLOAD_BYTES) {
     throw new ValidationError([{ field: 'body.size', reason: `at most ${MAX_UPLOAD_BYTES} bytes` }]);
   }
+  await assertWithinDownloadLimit('body.size', input.size);
   const { ticket } = await findVisibleTicket(auth, ticketId);
   assertComposerOpen(ticket);
   const key = `c/${auth.companyId}/tickets/${ticket.id}/uploads/${randomUUID()}/${safeFileName(input.filename)}`;

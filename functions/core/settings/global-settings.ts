@@ -87,6 +87,15 @@ const valueOf = async (key: GlobalSettingKey): Promise<string> => {
   return stored === undefined ? GLOBAL_SETTINGS[key].default : plainOf(key, stored);
 };
 
+/**
+ * The platform's download limit in bytes (the `downloadLimit` setting, MB; decisions D172): the largest
+ * media the platform stores — inbound from WhatsApp or uploaded by an attendant.
+ */
+export const downloadLimitBytes = async (): Promise<number> => {
+  const mb = Number(await valueOf('downloadLimit'));
+  return (Number.isFinite(mb) && mb > 0 ? mb : Number(GLOBAL_SETTINGS.downloadLimit.default)) * 1024 * 1024;
+};
+
 /** A platform secret in clear, for the services that use it (the platform's OpenAI key). */
 export const readPlatformSecret = (key: GlobalSettingKey): Promise<string> => valueOf(key);
 

@@ -17,6 +17,7 @@ import {
 } from '../../core/settings/global-settings';
 import { createAreaHandler, defineRoute, isUploadedFile, type AreaHandlers, type UploadedFile } from '../stack';
 import { certificateStatus, uploadCertificate } from '../../core/settings/payment-certificate';
+import { LOGO_MODES, uploadWhitelabelLogo } from '../../core/settings/whitelabel-logo';
 import { saveCampaignSettingsBody } from '../../contracts/campaign-settings';
 import { getCompanyCampaignSettings, saveCompanyCampaignSettings } from '../../core/outbound/campaign-settings';
 
@@ -66,6 +67,20 @@ export const handlers: AreaHandlers = {
     params: z.object({ key: z.string().max(100) }),
     query: z.object({ token: z.string().max(500).optional() }),
     handle: async ({ params }) => readPublicSetting(params.key),
+  }),
+  // The spec's multipart {typeArch logo, mode Light|Dark|Favicon, file}; answers the setting it set.
+  'upload-whitelabel-logo': defineRoute({
+    bodyType: 'multipart',
+    maxBodyBytes: 4 * 1024 * 1024,
+    body: z.object(
+      {
+        typeArch: z.string().max(50).optional(),
+        mode: z.enum(LOGO_MODES, { error: 'one of Light, Dark, Favicon' }),
+        file: z.custom<UploadedFile>(isUploadedFile, { error: 'Required: a file' }),
+      },
+      { error: 'Required: a multipart form with mode and file' },
+    ),
+    handle: async ({ body }) => uploadWhitelabelLogo(body.mode, body.file),
   }),
   'update-company-schedules': defineRoute({
     params: z.object({ id: z.coerce.number().int().positive() }),

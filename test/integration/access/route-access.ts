@@ -1316,6 +1316,17 @@ export const ACCESS: Record<string, AccessRow> = {
     request: async () => ({ path: '/public-settings/appName' }),
     notTenantData: 'public branding keys',
   },
+  'POST /settings-whitelabel/logo': {
+    allow: superOnly,
+    request: async () => {
+      const form = new FormData();
+      form.append('typeArch', 'logo');
+      form.append('mode', 'Light');
+      form.append('file', new Blob([TINY_PNG], { type: 'image/png' }), 'logo.png');
+      return { path: '/settings-whitelabel/logo', body: form };
+    },
+    notTenantData: 'the platform branding, the same for every company',
+  },
   'GET /plans/list': { allow: everyone, request: async () => ({ path: '/plans/list' }) },
   'GET /companies/listPlan/{companyId}': { allow: signedIn, ...byCompany((c) => `/companies/listPlan/${c}`) },
 

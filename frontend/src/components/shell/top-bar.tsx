@@ -17,7 +17,7 @@ import { useOnFollow } from '@/hooks/use-on-follow';
 import { changeLanguage, DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, toLanguage } from '@/i18n';
 import { AFTER_LOGIN_PATH } from '@/paths';
 import { roleOf } from '@/permissions';
-import { useAppName } from '@/branding';
+import { useAppLogo, useAppName } from '@/branding';
 import { toggleTheme, useTheme } from '@/theme';
 import { setVolume, useIsNarrowScreen, useVolume } from './preferences';
 import { formatDueDate } from './subscription';
@@ -65,6 +65,8 @@ export function TopBar({
   onReload?: () => void;
 }) {
   const appName = useAppName();
+  // The bar is dark in both themes (visualContext top-navigation): the logo for a dark background (D171).
+  const logo = useAppLogo('dark');
   const { t, i18n } = useTranslation();
   const language = toLanguage(i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
   const theme = useTheme();
@@ -78,6 +80,7 @@ export function TopBar({
       <TopNavigation visualContext="top-navigation">
         <div style={BAR_STYLE}>
           <Link href={AFTER_LOGIN_PATH} onFollow={onFollow} variant="primary" fontSize="heading-m" color="inverted">
+            {logo && <img src={logo} alt="" style={{ height: 28, verticalAlign: 'middle', marginRight: 8 }} />}
             {appName}
           </Link>
           {!narrow && (

@@ -9,7 +9,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect } from '@/components/language-select';
 import { useOnFollow } from '@/hooks/use-on-follow';
-import { useAppName } from '@/branding';
+import { useAppLogo, useAppName } from '@/branding';
+import { useTheme } from '@/theme';
 
 /** The frame of the public pages: product name, language picker, and the page's form in one narrow card. */
 export function AuthLayout({
@@ -24,11 +25,13 @@ export function AuthLayout({
   footer?: ReactNode;
 }) {
   const appName = useAppName();
+  const logo = useAppLogo(useTheme());
   const { t } = useTranslation();
   return (
     <div style={{ maxWidth: 480, margin: '0 auto' }}>
       <SpaceBetween size="l">
         <Box textAlign="center">
+          {logo && <img src={logo} alt={appName} style={{ maxHeight: 96, maxWidth: '100%' }} />}
           <Box variant="h1" tagOverride="p" fontSize="display-l">
             {appName}
           </Box>

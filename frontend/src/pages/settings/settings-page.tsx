@@ -246,7 +246,8 @@ function SettingsTabs({ companyId, initial }: { companyId: number; initial: Comp
         // The platform owner's help videos (administration "Help"; decisions D146).
         ...(isSuper ? [{ id: 'helps', label: t('helps.settingsTab'), content: <HelpsManager /> }] : []),
         ...(isSuper ? [{ id: 'plans', label: t('billing.plans.settingsTab'), content: <PlansManager /> }] : []),
-        ...(isSuper ? [{ id: 'payments', label: t('payments.settingsTab'), content: <LazyPaymentsSettings /> }] : []),
+        ...(isSuper ? [{ id: 'payments', label: t('payments.settingsTab'), content: <Lazy tab={PaymentsTab} /> }] : []),
+        ...(isSuper ? [{ id: 'platform', label: t('platformSettings.tab'), content: <Lazy tab={PlatformTab} /> }] : []),
       ]}
     />
   );
@@ -282,14 +283,17 @@ export function SettingsPage() {
   return isAdmin(user) ? <CompanySettingsScreen companyId={user.companyId} /> : <AccessDeniedPage />;
 }
 
-/** The owner's Pagamentos tab (decisions D167–D169), loaded only when an owner opens /settings. */
+/** The owner's Pagamentos (decisions D167–D169) and Plataforma (D170–D172) tabs, loaded only when an owner opens them. */
 const PaymentsTab = lazy(() =>
   import('@/pages/settings/payments-settings').then((m) => ({ default: m.PaymentsSettings })),
 );
-function LazyPaymentsSettings() {
+const PlatformTab = lazy(() =>
+  import('@/pages/settings/platform-settings-manager').then((m) => ({ default: m.PlatformSettingsManager })),
+);
+function Lazy({ tab: Tab }: { tab: typeof PaymentsTab }) {
   return (
     <Suspense fallback={<Spinner size="large" />}>
-      <PaymentsTab />
+      <Tab />
     </Suspense>
   );
 }

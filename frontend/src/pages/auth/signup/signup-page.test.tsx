@@ -99,4 +99,20 @@ describe('sign-up page', () => {
     expect(router.state.location.pathname).toBe('/signup');
     expect(wrapper.findForm()?.findActions()?.findButton()?.isDisabled()).toBe(false);
   });
+
+  it('says so when the platform owner has closed sign-ups (userCreation disabled)', async () => {
+    const { wrapper, router } = await openSignup(
+      '/signup',
+      signupApi(() =>
+        json(403, { error: 'ERR_USER_CREATION_DISABLED', message: 'Sign-up is disabled by the administrator' }),
+      ),
+    );
+    await fillValid(wrapper);
+    submit(wrapper);
+
+    await waitFor(() =>
+      expect(toastTexts(wrapper)).toEqual(['A criação de usuários foi desabilitada pelo administrador.']),
+    );
+    expect(router.state.location.pathname).toBe('/signup');
+  });
 });
