@@ -63,13 +63,12 @@ export default defineConfig({
             ),
             {
               // Split by the set of pages that use each component: a page's own Cloudscape components
-              // load with it instead of growing the chunk every page waits for. Pieces under 2 kB merge
-              // into a neighbour so the page count does not multiply tiny chunks; a larger threshold
-              // merged page-only pieces into chunks the entry loads
-              // (docs/decisions/D28-cloudscape-chunk-merge-threshold.md).
+              // load with it instead of growing the chunk every page waits for. No merging of small pieces:
+              // with 40 pages, 2 kB pieces the entry needs were merged into the Table's chunk, and the first
+              // screen downloaded 35 KB gz of Table it never draws (decisions D178, replacing D28's 2 kB).
               ...vendor('cloudscape', ['@cloudscape-design'], 10),
               entriesAware: true,
-              entriesAwareMergeThreshold: 2_000,
+              entriesAwareMergeThreshold: 0,
             },
             { name: 'vendor', test: /[\\/]node_modules[\\/]/, priority: 0 },
           ],

@@ -156,6 +156,7 @@ interface TraceEntry {
 /** The chunks and calls worth naming in the trace; other JavaScript files are summed in one row. */
 const TRACED = [
   /^\/config\.json$/,
+  /^\/start-config\.js$/,
   /^\/api\//,
   /^\/assets\/(index|app-shell|tickets-page|amplify|react|i18n)-[\w-]+\.js$/,
   /^\/assets\/cloudscape~app-shell-[\w-]+\.js$/,
@@ -335,12 +336,18 @@ export const buildAndMeasure = async (
   return { staticNeed, wholeApp, chunkCount: jsKeys.length };
 };
 
-/** Quick CI check: the first screen's JavaScript over its budget and over 1.2× the recorded figure fails. */
+/**
+ * Quick CI check: the first screen's JavaScript over its budget and over 1.1× the recorded figure fails
+ * (decisions D176). Bytes are exact, so 1.1× is no noise margin: it lets a feature grow the tickets page by a
+ * few KB and catches what a regression of the first screen looks like (AppLayout back in the shell: +36 KB;
+ * the Table's chunk back in the entry's closure: +35 KB; each ≈ 10 % of today's figure).
+ */
+const QUICK_RATCHET = 1.1;
 const quickCheck = async (ctx: BenchContext): Promise<QuickResult> => {
   const { staticNeed } = await buildAndMeasure(ctx);
   const recorded = readBaseline(ctx.repoRoot)['tickets-first-load']?.firstScreenJsGzipBytes;
-  // Over budget today (decisions D114): a recorded figure above the budget is the ceiling until it falls.
-  const limit = Math.max(FIRST_SCREEN_JS_BUDGET_BYTES, Math.round((recorded ?? 0) * 1.2));
+  // Over budget today (decisions D114, D176): a recorded figure above the budget is the ceiling until it falls.
+  const limit = Math.max(FIRST_SCREEN_JS_BUDGET_BYTES, Math.round((recorded ?? 0) * QUICK_RATCHET));
   const ok = staticNeed <= limit;
   return {
     ok,
@@ -437,6 +444,18 @@ export const ticketsFirstLoad: Benchmark = {
           `**Spec delays inside the figure.** The list time includes the ticket fetch's 500 ms delay (core spec ` +
             `§9, \`TICKET_FETCH_DELAY_MS\`), which starts when the list mounts; no search debounce runs on a first ` +
             `load (nothing is typed), and the connections check (2 s) and dashboard delay are not on this path.`,
+          `**History (issue 20, items 1 and 5; decisions D176–D178).** Before, 2026-11-27 17:31 UTC, load ` +
+            `average 7.82 at the start: 434.9 KB of JavaScript in 73 files, LCP 5244 ms, list on screen at 6675 ` +
+            `ms, and \`/config.json\` starting only at 2208 ms, after the entry had run. Then the shell drew its ` +
+            `own menu panel instead of AppLayout (−36 KB), index.html asked for \`/config.json\` itself (\`start-` +
+            `config.js\`) and the Cloudscape chunks stopped being merged by size (−35 KB of Table code the entry ` +
+            `had been made to load): 2026-11-27 17:48 UTC, load average 6.47 at the start and 13.5 during the ` +
+            `loads: 365.2 KB in 80 files (−16 %), \`/config.json\` at 1073 ms; the times did not fall on the shared` +
+            ` machine that hour (LCP 6196 ms, list 7983 ms): \`GET /auth/me\` alone took 2.6 s and the first render` +
+            ` of the shell after it 1.3 s, CPU the other engineers' test runs were using. What remains in series ` +
+            `is the spec's (the list's 500 ms) and the work itself: the entry's JavaScript downloaded and run, ` +
+            `\`/auth/me\`, the first render, \`GET /tickets\`. This server speaks HTTP/1.1 (6 connections for 80 ` +
+            `files); CloudFront serves HTTP/2.`,
           `Files of the first load: ${first.jsFiles.map((f) => `\`${f.replace('/assets/', '')}\``).join(', ')}.`,
         ].join('\n\n'),
       };

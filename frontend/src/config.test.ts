@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_META_LOGIN_URL, loadConfig, parseConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, DEFAULT_META_LOGIN_URL, loadConfig, parseConfig, takeEarlyConfigFetch } from './config';
 
 const respond = (status: number, body: string) => async () => new Response(body, { status });
 
@@ -101,5 +103,33 @@ describe('runtime config', () => {
       return new Response(JSON.stringify({ apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 's' }));
     }, 'https://x');
     expect(init?.cache).toBe('no-store');
+  });
+});
+
+describe('config.json asked for before the app runs (public/start-config.js, decisions D177)', () => {
+  const script = readFileSync(resolve(__dirname, '../public/start-config.js'), 'utf8');
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("the app takes index.html's early request once, and fetches itself when there is none", async () => {
+    const fetched: string[] = [];
+    vi.stubGlobal('fetch', (input: string) => {
+      fetched.push(input);
+      return Promise.resolve(
+        new Response(JSON.stringify({ apiBase: '/api', wsUrl: '/ws', mediaBase: '/media', stage: 'local' })),
+      );
+    });
+    new Function(script)();
+    expect(fetched).toEqual(['/config.json']);
+
+    const config = await loadConfig(takeEarlyConfigFetch(), 'http://localhost:3000');
+    expect(config.apiBase).toBe('http://localhost:3000/api');
+    expect(fetched).toEqual(['/config.json']);
+    expect(takeEarlyConfigFetch()).toBeUndefined();
+  });
+
+  it('an early request that failed is the same clear error as a late one', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('offline')));
+    new Function(script)();
+    await expect(loadConfig(takeEarlyConfigFetch())).rejects.toThrow(ConfigError);
   });
 });

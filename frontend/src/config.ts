@@ -106,6 +106,18 @@ export const parseConfig = (raw: unknown, origin: string): RuntimeConfig => {
   }
 };
 
+/**
+ * The `/config.json` request public/start-config.js began before the app's JavaScript ran (decisions D177),
+ * as a fetch for loadConfig; taken once. Undefined when that script has not run: loadConfig fetches itself.
+ */
+export const takeEarlyConfigFetch = (): typeof fetch | undefined => {
+  const holder = window as unknown as { __zapdeskConfigRequest?: Promise<Response> };
+  const early = holder.__zapdeskConfigRequest;
+  if (!early) return undefined;
+  delete holder.__zapdeskConfigRequest;
+  return () => early;
+};
+
 /** Fetches and parses `/config.json`; every failure is a ConfigError that says what went wrong. */
 export const loadConfig = async (
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),

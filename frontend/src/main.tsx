@@ -7,7 +7,7 @@ import { getMe } from './api/auth';
 import { session } from './api/session';
 import { configureApi, createTransport } from './api/transport';
 import { App, routes } from './App';
-import { loadConfig, type RuntimeConfig } from './config';
+import { loadConfig, takeEarlyConfigFetch, type RuntimeConfig } from './config';
 import { initI18n } from './i18n';
 import { ConfigErrorPage } from './pages/errors/config-error-page';
 import { RealtimeSocket } from './realtime/socket';
@@ -33,7 +33,8 @@ const bootstrap = async () => {
 
   let config: RuntimeConfig;
   try {
-    config = await loadConfig();
+    // index.html's start-config.js asked for it while this code downloaded (D177).
+    config = await loadConfig(takeEarlyConfigFetch());
   } catch (err) {
     console.error(err);
     await i18nReady;

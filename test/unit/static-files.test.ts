@@ -45,6 +45,9 @@ beforeAll(async () => {
   );
   await writeFile(join(dir, 'assets', 'tickets-page-AbC123.js'), chunk);
   await writeFile(join(dir, 'assets', 'tiny-XyZ.js'), tiny);
+  // Scripts at the root keep their names across builds (index.html's start-config.js, the service worker).
+  await writeFile(join(dir, 'start-config.js'), tiny);
+  await writeFile(join(dir, 'service-worker.js'), chunk);
   await writeFile(join(dir, 'assets', 'logo-Q1.png'), Buffer.alloc(4_000, 7));
   server = createServer((req, res) => void serveStatic(req, res, dir));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -87,6 +90,17 @@ describe('static files of the local gateway', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(res.body).toString('utf8')).toContain('<p>ZapDesk</p>');
+  });
+
+  it('keeps the scripts whose names do not change between builds revalidated (no-cache), compressed when big', async () => {
+    const early = await get('/start-config.js', 'br, gzip');
+    const worker = await get('/service-worker.js', 'br, gzip');
+
+    expect(early.headers['cache-control']).toBe('no-cache');
+    expect(early.body.toString('utf8')).toBe(tiny);
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    expect(worker.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(worker.body).toString('utf8')).toBe(chunk);
   });
 
   it('leaves files under 1 000 bytes and images uncompressed', async () => {

@@ -60,11 +60,11 @@ const accountMenu = (wrapper: Wrapper, name: string) => {
 };
 
 const flashTexts = (wrapper: Wrapper) =>
-  (wrapper.findAppLayout()?.findNotifications()?.findFlashbar()?.findItems() ?? []).map(
+  (wrapper.find('.zd-shell-notifications')?.findFlashbar()?.findItems() ?? []).map(
     (item) => item.getElement().textContent,
   );
 
-// The first shell render transforms AppLayout and the shell's modules: do it before the first timed wait.
+// The first shell render transforms Cloudscape's and the shell's modules: do it before the first timed wait.
 beforeAll(async () => {
   await Promise.all([import('./app-shell'), import('@/pages/coming-soon/coming-soon-page')]);
 }, 30_000);
@@ -244,19 +244,24 @@ describe('app shell: side menu', () => {
 
   it("opens with the menu closed when the user's defaultMenu is closed", async () => {
     const { wrapper } = await openShell({ user: authUser({ defaultMenu: 'closed' }) });
-    expect(wrapper.findAppLayout()?.findNavigationToggle()).not.toBeNull();
-    expect(wrapper.findAppLayout()?.findOpenNavigationPanel()).toBeNull();
+    expect(screen.queryByTestId('shell-navigation')).toBeNull();
+    act(() => button(wrapper, 'Abrir navegação lateral').click());
+    expect(screen.getByRole('navigation', { name: 'Menu lateral' })).toBeTruthy();
+    expect(menuTexts(wrapper)).toContain('Tarefas');
   });
 
   it('opens with the menu open by default', async () => {
     const { wrapper } = await openShell();
-    expect(wrapper.findAppLayout()?.findOpenNavigationPanel()).not.toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Menu lateral' })).toBeTruthy();
+    act(() => button(wrapper, 'Fechar navegação lateral').click());
+    expect(screen.queryByTestId('shell-navigation')).toBeNull();
+    expect(menuTexts(wrapper)).toEqual([]);
   });
 
   it('translates the menu and Cloudscape labels when the language changes (pt to en)', async () => {
     const { wrapper } = await openShell();
     const closeLabel = () =>
-      wrapper.findAppLayout()?.findNavigationClose()?.getElement().getAttribute('aria-label') ?? null;
+      wrapper.find('[data-testid="shell-navigation"]')?.findButton()?.getElement().getAttribute('aria-label') ?? null;
     expect(closeLabel()).toBe('Fechar navegação lateral');
 
     await act(() => changeLanguage('en'));
@@ -276,9 +281,7 @@ describe('app shell: subscription', () => {
     });
     expect(flashTexts(wrapper)).toEqual(['Sua assinatura vence em 4 dias.']);
 
-    act(() =>
-      wrapper.findAppLayout()?.findNotifications()?.findFlashbar()?.findItems()[0]?.findDismissButton()?.click(),
-    );
+    act(() => wrapper.find('.zd-shell-notifications')?.findFlashbar()?.findItems()[0]?.findDismissButton()?.click());
     expect(flashTexts(wrapper)).toEqual([]);
   });
 

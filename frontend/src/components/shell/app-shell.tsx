@@ -1,5 +1,4 @@
 import Alert from '@cloudscape-design/components/alert';
-import AppLayout from '@cloudscape-design/components/app-layout';
 import Box from '@cloudscape-design/components/box';
 import Button from '@cloudscape-design/components/button';
 import Flashbar from '@cloudscape-design/components/flashbar';
@@ -28,10 +27,11 @@ import {
   useSignedInUser,
   useVersion,
 } from './shell-data';
+import { ShellLayout } from './shell-layout';
 import { SideMenu } from './side-menu';
 import { subscriptionStatus } from './subscription';
 import { useSubscriptionNotices } from './subscription-notices';
-import { TOP_BAR_ID, TopBar } from './top-bar';
+import { TopBar } from './top-bar';
 
 /** Where an expired company may still go (the rest sends it to /financeiro, core spec §4). */
 export const EXPIRED_PATHS: readonly string[] = [EXPIRED_SUBSCRIPTION_PATH, '/subscription', '/todolist'];
@@ -99,31 +99,31 @@ function Shell({ user }: { user: AuthUser }) {
 
   return (
     <ShellProvider value={{ user, ...plan }}>
-      <TopBar
-        user={user}
-        notifications={unreadTickets}
-        onProfile={() => setProfileOpen(true)}
-        onLogout={signOut}
-        internalChat={plan.planFlags.useInternalChat}
-        expired={expired}
-      />
-      <AppLayout
-        headerSelector={`#${TOP_BAR_ID}`}
+      <ShellLayout
+        header={
+          <TopBar
+            user={user}
+            notifications={unreadTickets}
+            onProfile={() => setProfileOpen(true)}
+            onLogout={signOut}
+            internalChat={plan.planFlags.useInternalChat}
+            expired={expired}
+          />
+        }
         navigation={<SideMenu menu={menu} pathname={location.pathname} version={version} onFollow={followMenuLink} />}
         navigationOpen={navigationOpen}
-        onNavigationChange={({ detail }) => setNavigationOpen(detail.open)}
-        toolsHide
+        onNavigationChange={setNavigationOpen}
+        narrow={narrow}
         notifications={notices.length > 0 ? <Flashbar items={notices} /> : undefined}
-        content={
-          blocked ? (
-            <Navigate to={EXPIRED_SUBSCRIPTION_PATH} replace />
-          ) : (
-            <RequireRouteAccess>
-              <Outlet />
-            </RequireRouteAccess>
-          )
-        }
-      />
+      >
+        {blocked ? (
+          <Navigate to={EXPIRED_SUBSCRIPTION_PATH} replace />
+        ) : (
+          <RequireRouteAccess>
+            <Outlet />
+          </RequireRouteAccess>
+        )}
+      </ShellLayout>
       {profileOpen && (
         <Suspense fallback={null}>
           <UserDialog userId={user.id} currentUser={user} onDismiss={() => setProfileOpen(false)} />

@@ -22,9 +22,6 @@ import { toggleTheme, useTheme } from '@/theme';
 import { setVolume, useIsNarrowScreen, useVolume } from './preferences';
 import { formatDueDate } from './subscription';
 
-/** The id AppLayout's `headerSelector` points at, so the layout sits below the bar. */
-export const TOP_BAR_ID = 'app-top-bar';
-
 const BAR_STYLE: CSSProperties = {
   display: 'flex',
   alignItems: 'center',
@@ -42,7 +39,7 @@ const LANGUAGE_ITEM = 'language:';
  * The top bar (core spec §2 'Top bar'): product name, greeting with the user's and the company's name
  * (admins also see the due date), theme toggle, volume slider, page refresh and the account menu (profile,
  * interface language, logout), and the ticket notifications bell when the shell passes `notifications`.
- * The menu toggle is AppLayout's own. The announcements and internal chats popovers sit beside the bell. Built as custom content because a slider cannot be a TopNavigation utility.
+ * The menu toggle is the shell layout's own (shell-layout.tsx). The announcements and internal chats popovers sit beside the bell. Built as custom content because a slider cannot be a TopNavigation utility.
  */
 export function TopBar({
   user,
@@ -76,7 +73,7 @@ export function TopBar({
   const admin = roleOf(user) === 'admin';
 
   return (
-    <div id={TOP_BAR_ID} style={{ position: 'sticky', top: 0, zIndex: 1002 }}>
+    <div style={{ flex: '0 0 auto', zIndex: 1002 }}>
       <TopNavigation visualContext="top-navigation">
         <div style={BAR_STYLE}>
           <Link href={AFTER_LOGIN_PATH} onFollow={onFollow} variant="primary" fontSize="heading-m" color="inverted">
