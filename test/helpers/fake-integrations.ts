@@ -101,7 +101,7 @@ export const startFakeIntegrations = async (): Promise<{ url: string; stop: () =
         const text = String((parsed.message as { text?: string } | undefined)?.text ?? '');
         return json(200, {
           sessionId: `sess-${Math.random().toString(36).slice(2, 10)}`,
-          messages: [bubble('Olá, eu sou o Typebot!'), bubble(`Typebot: ${text}`)],
+          messages: [bubble('Olá, eu sou o Typebot!'), ...(text ? [bubble(`Typebot: ${text}`)] : [])],
           input: { type: 'text input' },
         });
       }
