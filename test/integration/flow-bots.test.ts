@@ -12,8 +12,8 @@ import { ReadScope } from '../../functions/data/read-scope';
 import { createTicket, getTicket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
 import { someConnection, waitFor } from '../helpers/connections';
-import { fakeIntegrations } from '../helpers/fake-integrations';
-import { fakeOpenAi, FAKE_HANDOFF_PHRASE } from '../helpers/fake-openai';
+import { fakeIntegrations } from '../../infra/local/fake-integrations';
+import { fakeOpenAi, FAKE_HANDOFF_PHRASE } from '../../infra/local/fake-openai';
 import { freshCompany, type TestCompany } from '../helpers/fixtures';
 import { chain, flowWorld, node, phone, sentBy } from '../helpers/flow-world';
 
