@@ -54,6 +54,8 @@ export interface FlowRun {
   bot?: FlowBotSession | null;
   /** The provider call of a typebot/openai step, claimed before the call and its result kept (D173). */
   call?: FlowCall | null;
+  /** The run's last timers (at most 10): when each was due and when it fired (D175). */
+  timerLog?: { dueAt: string; firedAt: string }[];
 }
 
 export interface FlowBotSession {

@@ -453,6 +453,11 @@ export const driveFlowRun = async (
     const token = randomUUID();
     if (!(await claimFlowStep(run, token, hooks.claimAt?.() ?? now, FLOW_LEASE_MS))) return run;
     hooks.at?.('claimed', run);
+    // A timer that fired: when it was due and when it fired stay on the run (the timers' lag, D175).
+    const timerLog =
+      run.status === 'waiting' && run.waitKind === 'timer' && run.waitUntil
+        ? { timerLog: [...(run.timerLog ?? []).slice(-9), { dueAt: run.waitUntil, firedAt: now.toISOString() }] }
+        : {};
 
     const end = async (reason: string, extra: Partial<FlowRun> = {}): Promise<FlowRun> => {
       const ended: FlowRun = {
@@ -521,6 +526,7 @@ export const driveFlowRun = async (
             ...run,
             // A bot node's call is kept: the step comes back to send its replies, not to call again.
             ...(outcome.call ? { call: outcome.call } : {}),
+            ...timerLog,
             status: 'waiting',
             waitKind: 'timer',
             waitUntil: deferred.toISOString(),
@@ -549,6 +555,7 @@ export const driveFlowRun = async (
       }
     }
     const base = {
+      ...timerLog,
       ...(outcome.variables ? { variables: outcome.variables } : {}),
       ...(outcome.attempts !== undefined ? { attempts: outcome.attempts } : {}),
       ...(outcome.lastInput ? { lastInput: outcome.lastInput } : {}),
