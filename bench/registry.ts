@@ -3,6 +3,7 @@ import { bundleSize } from './benchmarks/bundle-size';
 import { contactImport } from './benchmarks/contact-import';
 import { campaignThroughput } from './benchmarks/campaign-throughput';
 import { dashboard } from './benchmarks/dashboard';
+import { flowEngine } from './benchmarks/flow-engine';
 import { governorPacing } from './benchmarks/governor-pacing';
 import { inboundThroughput } from './benchmarks/inbound-throughput';
 import { kanbanBoard } from './benchmarks/kanban-board';
@@ -28,4 +29,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   contactImport,
   kanbanBoard,
   campaignThroughput,
+  flowEngine,
 ];

@@ -50,6 +50,34 @@ export interface FlowRun {
   leaseUntil: string | null;
   createdAt: string;
   updatedAt: string;
+  /** A typebot node's session (its id at Typebot and when it goes idle); absent on other nodes' runs. */
+  bot?: FlowBotSession | null;
+  /** The provider call of a typebot/openai step, claimed before the call and its result kept (D173). */
+  call?: FlowCall | null;
+  /** The run's last timers (at most 10): when each was due and when it fired (D175). */
+  timerLog?: { dueAt: string; firedAt: string }[];
+}
+
+export interface FlowBotSession {
+  session: string | null;
+  expiresAt: string | null;
+}
+
+/** What a bot node's provider call answered, kept so a step taken over after a crash never calls again. */
+export interface FlowCallResult {
+  /** Texts, or a voice note already stored in S3 (`mediaKey`). */
+  replies: { body: string; mediaKey?: string }[];
+  end: 'handoff' | 'finished' | null;
+  session: string | null;
+  /** The ULID of the newest customer message the call read. */
+  read: string;
+  /** The call failed after its retries (the run ends and hands over). */
+  failed?: string;
+}
+
+export interface FlowCall {
+  step: number;
+  result: FlowCallResult | null;
 }
 
 export const FLOW_DUE_SHARDS = 8;
@@ -231,4 +259,55 @@ export const endTakenFlowRun = async (
     updatedAt: now.toISOString(),
   };
   return (await saveFlowStep(run, ended, token)) ? ended : null;
+};
+
+/**
+ * Claims the provider call of the run's current step (decisions D173), by the step's claim: only once per
+ * step — a step taken over after a crash finds the call claimed, with its result when the call finished, and
+ * never calls again. The lease grows to cover the call and its retries. Answers false when the step already
+ * has a call (or the claim was lost).
+ */
+export const claimFlowCall = async (run: FlowRun, token: string, leaseUntil: Date): Promise<boolean> => {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: flowRunKeys(run.companyId, run.ticketId, run.runId),
+        UpdateExpression: 'SET #call = :call, leaseUntil = :lease',
+        ConditionExpression:
+          'step = :step AND claimToken = :token AND (attribute_not_exists(#call.#step) OR #call.#step <> :step)',
+        ExpressionAttributeNames: { '#call': 'call', '#step': 'step' },
+        ExpressionAttributeValues: {
+          ':call': { step: run.step, result: null },
+          ':lease': leaseUntil.toISOString(),
+          ':step': run.step,
+          ':token': token,
+        },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+};
+
+/** Keeps the call's result on the run while the step's claim is held; answers false when it was lost. */
+export const saveFlowCallResult = async (run: FlowRun, token: string, result: FlowCallResult): Promise<boolean> => {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: flowRunKeys(run.companyId, run.ticketId, run.runId),
+        UpdateExpression: 'SET #call = :call',
+        ConditionExpression: 'step = :step AND claimToken = :token',
+        ExpressionAttributeNames: { '#call': 'call' },
+        ExpressionAttributeValues: { ':call': { step: run.step, result }, ':step': run.step, ':token': token },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
 };

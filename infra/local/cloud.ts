@@ -17,6 +17,8 @@ import { createLocalLog, describeError, type LocalLog } from './log';
 import { startPoller, type Poller, type SqsHandler } from './pollers';
 import { restoreBucket, snapshotBucket } from './s3-snapshot';
 import { startTick, type Tick } from './ticks';
+import { startFakeIntegrations } from './fake-integrations';
+import { startFakeOpenAi } from './fake-openai';
 import { startFakePaymentProvider } from './fake-payment-provider';
 import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
@@ -41,6 +43,9 @@ const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
  * prints. A value already in the shell wins (`=false` shows the notice again). Lambda runs Node 22: no notice.
  */
 const SDK_NODE_NOTICE_SWITCH = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+
+/** The ports `npm start` gives the outside services' stand-ins, so the URLs the demo data stores stay valid. */
+export const LOCAL_FAKE_PORTS = { integrations: 4010, openAi: 4011 } as const;
 
 export interface LocalCloudOptions {
   /** Where DynamoDB's file, the media snapshot and the app secret live (`.data/` for `npm start`). */
@@ -78,6 +83,12 @@ export interface LocalCloudOptions {
   whatsappDriver?: 'simulator' | 'baileys';
   /** More variables for the functions (tests: the Meta app settings and the fake Graph API's URL). */
   extraEnv?: Record<string, string>;
+  /**
+   * Ports of the outside services' stand-ins (fake-integrations.ts: Typebot, n8n/webhook, Dialogflow;
+   * fake-openai.ts: OpenAI); 0 picks free ones (the default). `npm start` fixes them, so the URLs the demo
+   * data stores survive a restart. OpenAI's is not started when the shell sets OPENAI_API_URL.
+   */
+  fakePorts?: { integrations: number; openAi: number };
 }
 
 /** What the functions' config reads (functions/shared/config.ts), plus what the AWS SDK reads. */
@@ -95,6 +106,8 @@ export interface LocalCloud {
   outboxDir: string;
   /** The WhatsApp worker child process, when it runs. */
   worker?: WorkerProcess;
+  /** The outside services' stand-ins the functions are pointed at (decisions D174). */
+  fakes: { integrationsUrl: string; openAiUrl: string | null };
   stop: () => Promise<void>;
 }
 
@@ -261,6 +274,12 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       ? undefined
       : await startFakePaymentProvider(0, { webhookBaseUrl: `${gateway.url}/api` });
     if (paymentFake) stack.push({ name: 'fake payment provider', stop: paymentFake.stop });
+    // The integrations' and OpenAI's stand-ins (decisions D174): a demo flow, prompt or queue integration
+    // answers in the local cloud without reaching the Internet.
+    const integrationsFake = await startFakeIntegrations(options.fakePorts?.integrations ?? 0);
+    stack.push({ name: 'fake integrations', stop: integrationsFake.stop });
+    const openAiFake = process.env.OPENAI_API_URL ? undefined : await startFakeOpenAi(options.fakePorts?.openAi ?? 0);
+    if (openAiFake) stack.push({ name: 'fake OpenAI', stop: openAiFake.stop });
 
     const env: LocalCloudEnv = {
       STAGE: 'local',
@@ -290,6 +309,9 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
             MERCADOPAGO_API_URL: paymentFake.url,
           }
         : {}),
+      ...(openAiFake ? { OPENAI_API_URL: openAiFake.url } : {}),
+      DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL ?? `${integrationsFake.url}/dialogflow`,
+      GOOGLE_TOKEN_URL: process.env.GOOGLE_TOKEN_URL ?? `${integrationsFake.url}/google/token`,
       PAYMENT_WEBHOOK_BASE_URL: `${gateway.url}/api`,
       LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
       ...(options.whatsappDriver ? { WHATSAPP_DRIVER: options.whatsappDriver } : {}),
@@ -352,6 +374,7 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
       dynamodb: { endpoint: dynamo.endpoint },
       outboxDir,
       ...(worker ? { worker } : {}),
+      fakes: { integrationsUrl: integrationsFake.url, openAiUrl: openAiFake?.url ?? null },
       stop: stopAll,
     };
   } catch (err) {

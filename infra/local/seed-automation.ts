@@ -17,7 +17,10 @@ import type { AuthContext } from '../../functions/shared/auth-context';
  * - a contact list of four customers and a campaign to it with two message variants, not started
  *   (INATIVA: it goes out when someone schedules it; decisions D133–D136);
  * - a flow (start → welcome text → menu → Vendas or Suporte) and a phrase campaign that starts it when a
- *   customer of "WhatsApp Demo" writes "quero atendimento" (decisions D138–D141).
+ *   customer of "WhatsApp Demo" writes "quero atendimento" (decisions D138–D141);
+ * - two bot flows on the local cloud's stand-ins (decisions D173, D174): "quero o robô" talks to the fake
+ *   Typebot (`tchau` ends it) and "falar com a IA" to the fake OpenAI (asking for an `atendente` hands over),
+ *   each then moving the ticket to a queue.
  */
 export interface DemoAutomationInput {
   companyId: number;
@@ -28,6 +31,8 @@ export interface DemoAutomationInput {
   /** Who scheduled it: the demo admin. */
   userId: number;
   queues: { vendas: number; suporte: number };
+  /** The fake Typebot/n8n/Dialogflow server's base URL (infra/local/fake-integrations.ts). */
+  integrationsUrl: string;
 }
 
 const ZONE = 'America/Sao_Paulo';
@@ -155,4 +160,66 @@ export const seedDemoAutomation = async (input: DemoAutomationInput): Promise<vo
     flowId: flow.id,
     whatsappId: input.whatsappId,
   });
+
+  // The bots, on the local cloud's stand-ins: a Typebot and the AI assistant, each handing over to a queue.
+  const bots = [
+    {
+      name: 'Robô Typebot (demonstração)',
+      phrase: 'quero o robô',
+      bot: {
+        id: 'typebot',
+        type: 'typebot' as const,
+        data: {
+          name: 'Typebot da demonstração',
+          urlN8N: `${input.integrationsUrl}/typebot/ok-demo`,
+          typebotSlug: 'demo',
+          typebotExpires: 5,
+          typebotDelayMessage: 1000,
+          typebotKeywordFinish: 'sair',
+        },
+      },
+      queue: { id: input.queues.vendas, name: 'Vendas' },
+    },
+    {
+      name: 'Assistente com IA (demonstração)',
+      phrase: 'falar com a ia',
+      bot: {
+        id: 'openai',
+        type: 'openai' as const,
+        data: {
+          name: 'Assistente da demonstração',
+          apiKey: 'sk-demo-local-fake',
+          prompt:
+            'Você é o assistente virtual da Demo Atendimento. Responda dúvidas sobre pedidos e entregas com ' +
+            'educação e em poucas palavras.',
+          voice: 'texto',
+          maxTokens: 100,
+          temperature: 1,
+          maxMessages: 10,
+        },
+      },
+      queue: { id: input.queues.suporte, name: 'Suporte' },
+    },
+  ];
+  for (const b of bots) {
+    const botFlow = await createCompanyFlow(admin, { name: b.name });
+    await saveCompanyFlowDocument(admin, {
+      idFlow: botFlow.id,
+      nodes: [
+        { id: 'start', type: 'start', position: spot(0, 0), data: {} },
+        { ...b.bot, position: spot(280, 0) },
+        { id: 'queue', type: 'ticket', position: spot(560, 0), data: { queueId: b.queue.id, name: b.queue.name } },
+      ],
+      connections: [
+        { source: 'start', target: b.bot.id },
+        { source: b.bot.id, target: 'queue' },
+      ],
+    });
+    await createCompanyFlowCampaign(admin, {
+      name: b.name,
+      phrase: b.phrase,
+      flowId: botFlow.id,
+      whatsappId: input.whatsappId,
+    });
+  }
 };

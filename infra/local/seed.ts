@@ -5,6 +5,7 @@ import { createQueue } from '../../functions/data/queue-repository';
 import { nextId } from '../../functions/data/counter-repository';
 import type { ChatbotOption } from '../../functions/contracts/queues';
 import { createTag } from '../../functions/data/tag-repository';
+import { LOCAL_FAKE_PORTS } from './cloud';
 import { seedDemoAutomation } from './seed-automation';
 import { seedDemoHistory } from './seed-history';
 import { createUser } from '../../functions/data/user-repository';
@@ -45,7 +46,8 @@ const allFeatures = {
 
 const inDays = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-export const seedDemoData = async (): Promise<SeedResult> => {
+/** `integrationsUrl`: the fake Typebot the demo's bot flow talks to (decisions D174). */
+export const seedDemoData = async (options: { integrationsUrl?: string } = {}): Promise<SeedResult> => {
   if (await getCompany(1)) return { seeded: false, logins: LOGINS };
 
   const platformPlan = await createPlan({
@@ -205,6 +207,7 @@ export const seedDemoData = async (): Promise<SeedResult> => {
     customers: history.contacts.slice(1),
     userId: demoAdmin.id,
     queues: { vendas: vendas.id, suporte: suporte.id },
+    integrationsUrl: options.integrationsUrl ?? `http://127.0.0.1:${LOCAL_FAKE_PORTS.integrations}`,
   });
 
   return { seeded: true, logins: LOGINS };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startLocalCloud, type LocalCloud } from './cloud';
+import { LOCAL_FAKE_PORTS, startLocalCloud, type LocalCloud } from './cloud';
 import { REPO_ROOT } from './handler-modules';
 
 /**
@@ -53,6 +53,7 @@ try {
     pollers: true,
     ticks: true,
     quiet: process.env.QUIET === '1',
+    fakePorts: LOCAL_FAKE_PORTS,
   });
   if (stoppingSince !== undefined) {
     await cloud.stop();
@@ -60,7 +61,7 @@ try {
   }
   // Imported after the cloud set process.env: repositories read their configuration on first use.
   const { seedDemoData } = await import('./seed');
-  const seed = await seedDemoData();
+  const seed = await seedDemoData({ integrationsUrl: cloud.fakes.integrationsUrl });
 
   const app = cloud.gatewayUrl.replace('127.0.0.1', 'localhost');
   const lines = [
@@ -72,6 +73,7 @@ try {
     `  WebSocket  ${cloud.wsUrl.replace('127.0.0.1', 'localhost')}`,
     `  Data       ${join(REPO_ROOT, '.data')} (reset: stop, then rm -rf .data)`,
     `  E-mails    ${cloud.outboxDir} (one JSON file each: password-reset codes)`,
+    `  Fakes      Typebot/n8n/Dialogflow ${cloud.fakes.integrationsUrl}, OpenAI ${cloud.fakes.openAiUrl ?? process.env.OPENAI_API_URL ?? ''}`,
     '',
     seed.seeded ? 'Demo data created. Logins:' : 'Demo data found from an earlier start. Logins:',
     ...seed.logins.map((l) => `  ${l.email.padEnd(28)} ${l.password.padEnd(14)} ${l.role}`),

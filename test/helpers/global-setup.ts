@@ -26,9 +26,9 @@ declare module 'vitest' {
     outboxDir: string;
     /** The fake Graph API the functions call (GRAPH_API_URL; test/helpers/fake-graph.ts). */
     fakeGraphUrl: string;
-    /** The fake OpenAI API the functions call (OPENAI_API_URL; test/helpers/fake-openai.ts). */
+    /** The fake OpenAI API the functions call (OPENAI_API_URL; infra/local/fake-openai.ts). */
     fakeOpenAiUrl: string;
-    /** The fake Typebot, n8n/webhook and Dialogflow servers (test/helpers/fake-integrations.ts). */
+    /** The fake Typebot, n8n/webhook and Dialogflow servers (infra/local/fake-integrations.ts). */
     fakeIntegrationsUrl: string;
   }
 }

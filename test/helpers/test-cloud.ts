@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../infra/local/cloud';
 import { startFakeGraph } from './fake-graph';
-import { startFakeOpenAi } from './fake-openai';
-import { startFakeIntegrations } from './fake-integrations';
 
 /** The Meta app the test cloud's functions are configured with (decisions D40); Graph calls go to a local fake. */
 export const TEST_META_APP = {
@@ -40,8 +38,8 @@ export const startTestCloud = async (
   const dataDir = await mkdtemp(join(tmpdir(), `zapdesk-${name}-`));
   const frontendDir = await frontend(dataDir);
   const graph = await startFakeGraph();
-  const openAi = await startFakeOpenAi();
-  const integrations = await startFakeIntegrations();
+  // Tests never reach OpenAI: the local cloud starts its stand-in only when the shell names no real one.
+  delete process.env.OPENAI_API_URL;
   const cloud = await startLocalCloud({
     dataDir,
     port: 0,
@@ -60,10 +58,8 @@ export const startTestCloud = async (
     extraEnv: {
       ...TEST_META_APP,
       GRAPH_API_URL: graph.url,
-      OPENAI_API_URL: openAi.url,
-      // Queue integrations (D162): the fakes, a short debounce and a timeout the scripted slow answers pass.
-      DIALOGFLOW_API_URL: `${integrations.url}/dialogflow`,
-      GOOGLE_TOKEN_URL: `${integrations.url}/google/token`,
+      // Queue integrations (D162; the fakes are the local cloud's, D174): a short debounce and a timeout the
+      // scripted slow answers pass.
       INTEGRATION_DEBOUNCE_SECONDS: '2',
       INTEGRATION_TIMEOUT_MS: '1500',
     },
@@ -72,13 +68,11 @@ export const startTestCloud = async (
     cloud,
     frontendDir,
     fakeGraphUrl: graph.url,
-    fakeOpenAiUrl: openAi.url,
-    fakeIntegrationsUrl: integrations.url,
+    fakeOpenAiUrl: cloud.fakes.openAiUrl!,
+    fakeIntegrationsUrl: cloud.fakes.integrationsUrl,
     stop: async () => {
       await cloud.stop();
       await graph.stop();
-      await openAi.stop();
-      await integrations.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

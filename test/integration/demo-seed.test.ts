@@ -97,4 +97,21 @@ describe('the demo company', () => {
     expect(phrases.status, JSON.stringify(phrases.body)).toBe(200);
     expect(JSON.stringify(phrases.body)).toContain('quero atendimento');
   });
+
+  it('has two bot flows on the local stand-ins, a Typebot and the AI assistant, each started by a phrase', async () => {
+    const admin = api(await login('admin@demo.zapdesk.local'));
+    const flows = (await admin.get('/flowbuilder')).body.flows as { id: number; name: string }[];
+    for (const [name, type] of [
+      ['Robô Typebot (demonstração)', 'typebot'],
+      ['Assistente com IA (demonstração)', 'openai'],
+    ] as const) {
+      const flow = flows.find((f) => f.name === name);
+      expect(flow, name).toBeDefined();
+      const doc = await admin.get(`/flowbuilder/flow/${flow!.id}`);
+      expect((doc.body.flow.flow.nodes as { type: string }[]).map((n) => n.type)).toEqual(['start', type, 'ticket']);
+    }
+    const phrases = JSON.stringify((await admin.get('/flowcampaign')).body);
+    expect(phrases).toContain('quero o robô');
+    expect(phrases).toContain('falar com a ia');
+  });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { enqueueInbound } from '../../functions/channels/inbound';
-import type { FlowConnection, FlowNode, FlowView } from '../../functions/contracts/flows';
+import type { FlowView } from '../../functions/contracts/flows';
 import { activeFlowRun, driveFlowRun, runFlowTick, startFlowRun } from '../../functions/core/flows/flow-engine';
 import { putCampaignSettingsItem } from '../../functions/data/campaign-settings-repository';
 import { getConnection, type Connection } from '../../functions/data/connection-repository';
@@ -10,13 +9,13 @@ import { createContact, type Contact } from '../../functions/data/contact-reposi
 import { createFlowRun, getFlowRun, latestFlowRun } from '../../functions/data/flow-run-repository';
 import { getFlow } from '../../functions/data/flow-repository';
 import { getMediaObject, putMediaObject } from '../../functions/data/media-store';
-import { getProviderRef, listTicketMessages, type StoredMessage } from '../../functions/data/message-repository';
+import { getProviderRef, listTicketMessages } from '../../functions/data/message-repository';
 import { createQueue } from '../../functions/data/queue-repository';
 import { ReadScope } from '../../functions/data/read-scope';
 import { createTicket, getTicket, listTicketLog, type Ticket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
-import { SHARED_READS } from '../../functions/jobs/inbound/handler';
 import { someConnection, waitFor, waitForConnection } from '../helpers/connections';
+import { chain, configSettles, edge, flowWorld, node, phone, sentBy } from '../helpers/flow-world';
 import { api, freshCompany, TINY_PNG, type TestCompany } from '../helpers/fixtures';
 
 /**
@@ -37,97 +36,10 @@ beforeAll(async () => {
 });
 
 const admin = () => api(t.adminToken);
-/**
- * The inbound job may reuse what it read of a company's configuration (connections, phrase campaigns) for
- * up to SHARED_READS.configMs (decisions D67): a customer writes only after that bound once it changed.
- */
-const configSettles = () => new Promise((resolve) => setTimeout(resolve, SHARED_READS.configMs + 100));
-const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-const pid = () => `3EB0${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
-
-// ------------------------------------------------------------------------------------------ documents
-
-const node = (id: string, type: FlowNode['type'], data: Record<string, unknown> = {}): FlowNode => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data,
-});
-const edge = (source: string, target: string, sourceHandle?: string): FlowConnection => ({
-  source,
-  target,
-  ...(sourceHandle ? { sourceHandle } : {}),
-});
-const chain = (...ids: string[]): FlowConnection[] => ids.slice(1).map((id, i) => edge(ids[i]!, id));
-
-const newFlow = async (name = `Fluxo ${randomUUID().slice(0, 6)}`): Promise<FlowView> => {
-  const res = await admin().post('/flowbuilder', { name });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as FlowView;
-};
-
-const save = async (flowId: number, nodes: FlowNode[], connections: FlowConnection[]) => {
-  const res = await admin().post('/flowbuilder/flow', { idFlow: flowId, nodes, connections });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { flow: FlowView };
-};
-
-/** A flow saved with this document and a phrase campaign that starts it; answers the flow and its phrase. */
-const flowWithPhrase = async (nodes: FlowNode[], connections: FlowConnection[]) => {
-  const flow = await newFlow();
-  await save(flow.id, nodes, connections);
-  const phrase = `quero ${randomUUID().slice(0, 8)}`;
-  const res = await admin().post('/flowcampaign', {
-    name: `Campanha ${flow.id}`,
-    flowId: flow.id,
-    whatsappId: connection.id,
-    phrase,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  await configSettles();
-  return { flow, phrase };
-};
-
-// --------------------------------------------------------------------------------------------- customer
-
-/** The customer writes on the connection (through the inbound queue); answers the ticket once stored. */
-const say = async (number: string, body: string): Promise<number> => {
-  const providerMessageId = pid();
-  await enqueueInbound({
-    kind: 'message',
-    companyId: t.company.id,
-    whatsappId: connection.id,
-    chat: { id: `${number}@s.whatsapp.net` },
-    providerMessageId,
-    fromMe: false,
-    timestamp: new Date().toISOString(),
-    contact: { phone: number, pushName: 'Maria Souza' },
-    content: { type: 'text', body },
-  });
-  const ref = await waitFor(
-    () => getProviderRef(t.company.id, connection.id, providerMessageId),
-    (r) => r !== null,
-    { what: `message ${body} stored` },
-  );
-  return ref!.ticketId;
-};
-
-const sentBy = (messages: StoredMessage[]) => messages.filter((m) => m.fromMe);
-
-/** Waits until the flow has sent at least `n` messages on the ticket; answers them, oldest first. */
-const flowSent = async (ticketId: number, n: number, what = `${n} flow messages`): Promise<StoredMessage[]> =>
-  waitFor(
-    async () => sentBy(await listTicketMessages(t.company.id, ticketId)),
-    (sent) => sent.length >= n,
-    { what, timeoutMs: 30_000 },
-  );
-
-const runEnded = (ticketId: number) =>
-  waitFor(
-    () => latestFlowRun(t.company.id, ticketId),
-    (run) => run?.status === 'ended',
-    { what: 'the run ended', timeoutMs: 30_000 },
-  );
+const { newFlow, save, flowWithPhrase, say, flowSent, runEnded } = flowWorld(
+  () => t,
+  () => connection,
+);
 
 // ---------------------------------------------------------------------------------------- HTTP surface
 
@@ -345,24 +257,6 @@ describe('the flow engine through the inbound pipeline', () => {
     expect(ticket).toMatchObject({ status: 'pending', queueId: sales, userId: null });
     const log = (await listTicketLog(t.company.id, ticketId)).map((l) => l.type);
     expect(log).toEqual(expect.arrayContaining(['queue', 'chatBot']));
-  });
-
-  it('hands a typebot node over to the queue, with the reason on the run', async () => {
-    const { phrase } = await flowWithPhrase(
-      [
-        node('1', 'start'),
-        node('tb', 'typebot', { name: 'Bot', urlN8N: 'https://typebot.example', typebotSlug: 'vendas' }),
-      ],
-      chain('1', 'tb'),
-    );
-    const ticketId = await say(phone(), phrase);
-    const run = await runEnded(ticketId);
-    expect(run!.endReason).toBe('integration-unavailable:typebot');
-    await waitFor(
-      () => getTicket(t.company.id, ticketId),
-      (tk) => tk?.isBot === false,
-      { what: 'handed over' },
-    );
   });
 
   it('a customer writing during a pause does not make the next node go twice', async () => {

@@ -11,8 +11,8 @@ import { createQueue } from '../../functions/data/queue-repository';
 import { getTicket } from '../../functions/data/ticket-repository';
 import { SHARED_READS } from '../../functions/jobs/inbound/handler';
 import { waitFor } from '../helpers/connections';
-import { fakeIntegrations, FAKE_WEBHOOK_SECRET } from '../helpers/fake-integrations';
-import { fakeOpenAi, FAKE_HANDOFF_PHRASE } from '../helpers/fake-openai';
+import { fakeIntegrations, FAKE_WEBHOOK_SECRET } from '../../infra/local/fake-integrations';
+import { fakeOpenAi, FAKE_HANDOFF_PHRASE } from '../../infra/local/fake-openai';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 
 /**

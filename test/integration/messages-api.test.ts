@@ -16,7 +16,7 @@ import { newUlid } from '../../functions/data/ulids';
 import { createUser, updateUser } from '../../functions/data/user-repository';
 import { signAccessToken } from '../../functions/core/access-token';
 import { eventsUntil, waitFor, waitForConnection, type SocketEvent } from '../helpers/connections';
-import { fakeOpenAi } from '../helpers/fake-openai';
+import { fakeOpenAi } from '../../infra/local/fake-openai';
 import { api, freshCompany, type TestCompany } from '../helpers/fixtures';
 import { connectSocket, openSockets, type TestSocket } from '../helpers/ws-client';
 

@@ -18,6 +18,8 @@ import {
   latestFlowRun,
   listDueFlowRuns,
   saveFlowStep,
+  type FlowBotSession,
+  type FlowCall,
   type FlowRun,
 } from '../../data/flow-run-repository';
 import { headMediaObject } from '../../data/media-store';
@@ -31,6 +33,7 @@ import { reserveSendSlot, waitForSlot } from '../outbound/send-governor';
 import { whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { postBotMessage } from '../tickets/ticket-texts';
+import { BOT_CALLING, BOT_WAITING, botCallStep, isBotNode } from './flow-bots';
 
 /**
  * The flow engine (administration §2 Flow builder, §3 Flow document; DESIGN §10; decisions D139): walks a
@@ -43,8 +46,8 @@ import { postBotMessage } from '../tickets/ticket-texts';
  * (menu, question) or for a timer (interval cards and nodes, a governor deferral); a timer is a delayed
  * message on the `flow` queue (SQS delay ≤ 900 s) AND a due-index entry the minute tick reads, so it fires
  * within seconds and still fires after a restart. A run ends cleanly — the ticket goes to its queue's
- * people — at the end of the flow, on the step budget, on expiry, on a failure, or at typebot/openai
- * nodes until those integrations exist (a logged hand-over, never a silent stop).
+ * people — at the end of the flow, on the step budget, on expiry, or on a failure (a logged hand-over,
+ * never a silent stop). Typebot and openai nodes talk to their provider in steps of their own (flow-bots.ts).
  */
 export const FLOW_STEP_BUDGET = 100;
 /** A run not moved on for this long (a customer who stopped answering) ends and goes to its queue. */
@@ -72,6 +75,17 @@ export const flowTimerMessage = z.object({
 export type FlowTimerMessage = z.infer<typeof flowTimerMessage>;
 
 export type FlowEvent = { kind: 'start' } | { kind: 'input'; body: string; ulid: string } | { kind: 'timer' };
+
+/**
+ * The points of a step where a crash leaves something behind: the step claimed; one of its messages posted;
+ * the next state saved (its timer not armed yet). Tests pass `at` to die there (a Lambda killed mid-way), and
+ * `claimAt` to come back as SQS does after the visibility timeout: the clock a claim's lease is compared with.
+ */
+export type FlowPoint = 'claimed' | 'sent' | 'saved';
+export interface FlowHooks {
+  at?: (point: FlowPoint, run: FlowRun) => void;
+  claimAt?: () => Date;
+}
 
 // ------------------------------------------------------------------------------------------- the document
 
@@ -119,6 +133,12 @@ interface StepOutcome {
   lastInput?: string;
   /** The ticket node: move the ticket to this queue. */
   queueId?: number;
+  /** A bot node: its session, the call its step made (kept on the run), the pause between its messages. */
+  bot?: FlowBotSession | null;
+  call?: FlowCall;
+  pauseMs?: number;
+  /** A bot waiting again: what it has read is `lastInput`, and newer messages are its next answer. */
+  keepLastInput?: boolean;
 }
 
 /** `{{name}}` → the variable (answers to questions, then the contact's own fields); unknown ones stay empty. */
@@ -303,8 +323,15 @@ export const decideStep = (
     }
     case 'typebot':
     case 'openai':
-      // Until the integrations exist (issue 17 item 3/4): a logged hand-over to the queue's people (D139).
-      return { sends: [], nodeId: null, element: 0, end: `integration-unavailable:${node.type}` };
+      // Entering the bot, or an answer came: the provider is called in a step of its own, on the flow queue
+      // (the CALL place, due at once; D173). A new visit to the node opens a new session.
+      return {
+        sends: [],
+        nodeId: node.id,
+        element: BOT_CALLING,
+        wait: { kind: 'timer', seconds: 0 },
+        ...(run.element === 0 ? { bot: null } : {}),
+      };
   }
 };
 
@@ -410,6 +437,7 @@ export const driveFlowRun = async (
   scope: ReadScope,
   ref: { companyId: number; ticketId: number; runId: string },
   first: FlowEvent,
+  hooks: FlowHooks = {},
 ): Promise<FlowRun | null> => {
   let event = first;
   for (let guard = 0; guard < FLOW_STEP_BUDGET + 2; guard += 1) {
@@ -423,7 +451,13 @@ export const driveFlowRun = async (
       if (run.waitKind === 'timer' && (event.kind !== 'timer' || (run.waitUntil ?? '') > now.toISOString())) return run;
     }
     const token = randomUUID();
-    if (!(await claimFlowStep(run, token, now, FLOW_LEASE_MS))) return run;
+    if (!(await claimFlowStep(run, token, hooks.claimAt?.() ?? now, FLOW_LEASE_MS))) return run;
+    hooks.at?.('claimed', run);
+    // A timer that fired: when it was due and when it fired stay on the run (the timers' lag, D175).
+    const timerLog =
+      run.status === 'waiting' && run.waitKind === 'timer' && run.waitUntil
+        ? { timerLog: [...(run.timerLog ?? []).slice(-9), { dueAt: run.waitUntil, firedAt: now.toISOString() }] }
+        : {};
 
     const end = async (reason: string, extra: Partial<FlowRun> = {}): Promise<FlowRun> => {
       const ended: FlowRun = {
@@ -451,15 +485,48 @@ export const driveFlowRun = async (
     if (!doc || !node) return end(doc ? 'flow-ended' : 'flow-gone');
     const contact = await getContact(run.companyId, ticket.contactId);
 
-    const outcome = decideStep(run, doc, node, event, contact);
+    let outcome: StepOutcome;
+    if (isBotNode(node) && run.element === BOT_CALLING) {
+      const called = await botCallStep(run, node, ticket, contact, token);
+      if (!called) return run; // the claim was lost: the worker that has the step carries it out
+      const { result } = called;
+      const sends: Outgoing[] = result.replies.map((r) =>
+        r.mediaKey ? { body: '', media: { key: r.mediaKey, voice: true } } : { body: r.body },
+      );
+      const common = { sends, call: called.call, lastInput: result.read, pauseMs: called.pauseMs };
+      outcome = result.failed
+        ? { ...common, sends: [], nodeId: null, element: 0, end: `integration-failed:${result.failed}` }
+        : result.end
+          ? { ...common, nodeId: nextOf(doc, node.id), element: 0, bot: null }
+          : called.unread
+            ? {
+                ...common,
+                nodeId: node.id,
+                element: BOT_CALLING,
+                wait: { kind: 'timer', seconds: 0 },
+                bot: called.session,
+              }
+            : {
+                ...common,
+                nodeId: node.id,
+                element: BOT_WAITING,
+                wait: { kind: 'input' },
+                bot: called.session,
+                keepLastInput: true,
+              };
+    } else outcome = decideStep(run, doc, node, event, contact);
     // The step's messages, each once (keyed by run, step and place), paced by the governor.
     if (contact) {
       for (const [i, out] of outcome.sends.entries()) {
+        if (i > 0 && outcome.pauseMs) await new Promise((r) => setTimeout(r, outcome.pauseMs));
         const deferred = await send(scope, run, ticket, contact, out, stepKey(run, i));
         if (deferred) {
           // No slot soon enough: let go of the step and come back when the governor says (same step).
           const held: FlowRun = {
             ...run,
+            // A bot node's call is kept: the step comes back to send its replies, not to call again.
+            ...(outcome.call ? { call: outcome.call } : {}),
+            ...timerLog,
             status: 'waiting',
             waitKind: 'timer',
             waitUntil: deferred.toISOString(),
@@ -471,6 +538,7 @@ export const driveFlowRun = async (
           if (await saveFlowStep(run, held, token)) await armTimer(held);
           return held;
         }
+        hooks.at?.('sent', run);
       }
     }
     let current = ticket;
@@ -487,9 +555,12 @@ export const driveFlowRun = async (
       }
     }
     const base = {
+      ...timerLog,
       ...(outcome.variables ? { variables: outcome.variables } : {}),
       ...(outcome.attempts !== undefined ? { attempts: outcome.attempts } : {}),
       ...(outcome.lastInput ? { lastInput: outcome.lastInput } : {}),
+      ...(outcome.bot !== undefined ? { bot: outcome.bot } : {}),
+      ...(outcome.call ? { call: outcome.call } : {}),
     };
     if (outcome.end) return end(outcome.end, base);
     if (outcome.nodeId === null) return end(outcome.queueId !== undefined ? 'handed-to-queue' : 'flow-ended', base);
@@ -507,12 +578,13 @@ export const driveFlowRun = async (
       expiresAt: new Date(at.getTime() + FLOW_IDLE_EXPIRY_MS).toISOString(),
       updatedAt: at.toISOString(),
     };
-    if (next.waitKind === 'input') {
+    if (next.waitKind === 'input' && !outcome.keepLastInput) {
       // Whatever the customer wrote before this question went out is not its answer.
       const latest = (await getTicket(run.companyId, run.ticketId))?.lastMsgSk?.slice('MSG#'.length) ?? '';
       if (latest > next.lastInput) next.lastInput = latest;
     }
     if (!(await saveFlowStep(run, next, token))) return next;
+    hooks.at?.('saved', next);
     if (next.status === 'waiting') {
       await armTimer(next);
       return next;
@@ -535,6 +607,7 @@ export const startFlowRun = async (
   contact: Contact,
   flowId: number,
   trigger: { ulid: string; kind: string },
+  hooks: FlowHooks = {},
 ): Promise<boolean> => {
   const flow = await getFlow(ticket.companyId, flowId);
   if (!flow || !flow.active || flow.version < 1) return false;
@@ -580,7 +653,7 @@ export const startFlowRun = async (
       if (!(err instanceof TicketChanged)) throw err;
     }
   }
-  await driveFlowRun(scope, run, { kind: 'start' });
+  await driveFlowRun(scope, run, { kind: 'start' }, hooks);
   return true;
 };
 

@@ -16,7 +16,7 @@ import {
   type QueueIntegration,
 } from '../../data/integration-repository';
 import { putMediaObject } from '../../data/media-store';
-import { getProviderRef, listTicketMessagesPage, type StoredMessage } from '../../data/message-repository';
+import { getProviderRef, type StoredMessage } from '../../data/message-repository';
 import { sendQueueMessage } from '../../data/queue-sender';
 import { ReadScope } from '../../data/read-scope';
 import { getTicket, TicketChanged, transitionTicket, type Ticket } from '../../data/ticket-repository';
@@ -28,19 +28,11 @@ import { answerOf } from '../pipeline/message-content';
 import { whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { postBotMessage } from '../tickets/ticket-texts';
+import { assistantTurn, botCallPolicy, readConversation, typebotTurn } from './bot-turns';
 import { openIntegrationSecrets } from './integration-service';
-import {
-  callWithRetries,
-  DEFAULT_CALL_POLICY,
-  IntegrationFailed,
-  type BotReply,
-  type ConverseInput,
-  type ConverseResult,
-} from './port';
+import { callWithRetries, IntegrationFailed, type BotReply, type ConverseInput, type ConverseResult } from './port';
 import { openPromptKey } from './prompt-service';
 import { dialogflowDetectIntent, parseServiceAccount } from './providers/dialogflow';
-import { assistantAnswer } from './providers/openai';
-import { typebotConverse } from './providers/typebot';
 import { webhookConverse } from './providers/webhook';
 
 /**
@@ -231,21 +223,6 @@ const handOver = async (ticket: Ticket, reason: string, queueId?: number): Promi
   await endIntegrationSession(ticket.companyId, ticket.id, reason);
 };
 
-/** The customer's messages after `since` up to `until`, oldest first (and the context before them). */
-const readMessages = async (
-  ticket: Ticket,
-  since: string,
-  until: string,
-  context: number,
-): Promise<{ fresh: StoredMessage[]; recent: StoredMessage[] }> => {
-  const page = await listTicketMessagesPage(ticket.companyId, ticket.id, { limit: Math.max(20, context + 10) });
-  const upTo = page.items.filter((m) => m.ulid <= until && !m.isPrivate && !m.isDeleted).reverse();
-  return {
-    fresh: upTo.filter((m) => !m.fromMe && m.ulid > since),
-    recent: upTo.slice(-context),
-  };
-};
-
 const converse = async (
   source: Source,
   session: IntegrationSession,
@@ -253,19 +230,16 @@ const converse = async (
   recent: StoredMessage[],
 ): Promise<ConverseResult> => {
   const what = { kind: source.kind, companyId: input.companyId, ticketId: input.ticketId };
-  const policy = { ...DEFAULT_CALL_POLICY, timeoutMs: config().INTEGRATION_TIMEOUT_MS };
+  const policy = botCallPolicy();
   if (source.kind === 'prompt') {
     const p = source.prompt;
     const apiKey = await openPromptKey(p);
-    const answer = await callWithRetries(what, policy, () =>
-      assistantAnswer(
-        { apiKey, prompt: p.prompt, voice: p.voice, maxTokens: p.maxTokens, temperature: p.temperature },
-        recent.map((m) => ({ fromMe: m.fromMe, body: answerOf(m) })).filter((m) => m.body.trim() !== ''),
-        input.contact.name,
-        policy.timeoutMs,
-      ),
+    return assistantTurn(
+      what,
+      { apiKey, prompt: p.prompt, voice: p.voice, maxTokens: p.maxTokens, temperature: p.temperature },
+      recent,
+      input.contact.name,
     );
-    return { replies: answer.replies, ...(answer.handoff ? { end: 'handoff' as const } : {}) };
   }
   const i = source.integration;
   switch (i.type) {
@@ -284,29 +258,28 @@ const converse = async (
         ),
       );
     }
-    case 'typebot': {
-      const text = input.messages.join('\n').trim().toLowerCase();
-      if (i.typebotKeywordFinish && text === i.typebotKeywordFinish.toLowerCase()) {
-        return { replies: [], end: 'handoff' };
-      }
-      const restart = !!i.typebotKeywordRestart && text === i.typebotKeywordRestart.toLowerCase();
-      const expired =
-        session.expiresAt !== null && session.providerSession !== null && session.expiresAt < new Date().toISOString();
-      const providerSession = restart || expired ? null : input.providerSession;
-      const result = await callWithRetries(what, policy, () =>
-        typebotConverse(
-          { url: i.urlN8N ?? '', slug: i.typebotSlug ?? '', timeoutMs: policy.timeoutMs },
-          { ...input, providerSession },
-        ),
+    case 'typebot':
+      return typebotTurn(
+        what,
+        {
+          url: i.urlN8N ?? '',
+          slug: i.typebotSlug ?? '',
+          keywordFinish: i.typebotKeywordFinish,
+          keywordRestart: i.typebotKeywordRestart,
+          restartMessage: i.typebotRestartMessage,
+          unknownMessage: i.typebotUnknownMessage,
+        },
+        {
+          deliveryId: input.deliveryId,
+          messages: input.messages,
+          contact: input.contact,
+          session: input.providerSession,
+          expired:
+            session.expiresAt !== null &&
+            session.providerSession !== null &&
+            session.expiresAt < new Date().toISOString(),
+        },
       );
-      const replies: BotReply[] = [
-        ...(restart && i.typebotRestartMessage ? [{ text: i.typebotRestartMessage }] : []),
-        ...result.replies,
-      ];
-      if (replies.length === 0 && !result.end && i.typebotUnknownMessage)
-        replies.push({ text: i.typebotUnknownMessage });
-      return { ...result, replies };
-    }
     case 'dialogflow': {
       const { privateKey } = await openIntegrationSecrets(i);
       const account = parseServiceAccount(i.jsonPublic ?? '');
@@ -387,7 +360,7 @@ export const handleIntegrationCall = async (m: IntegrationCallMessage): Promise<
     return;
   }
   const context = source.kind === 'prompt' ? source.prompt.maxMessages : 0;
-  const { fresh, recent } = await readMessages(ticket, session.lastRead, ulid, context);
+  const { fresh, recent } = await readConversation(ticket, session.lastRead, ulid, context);
   const messages = fresh.map(answerOf).filter((s) => s.trim() !== '');
   let result: ConverseResult;
   try {

@@ -260,6 +260,78 @@ describe('flow editor', () => {
     });
   });
 
+  const pickImageAndSave = async (file: File, uploaded: string) => {
+    const api = editorApi({
+      'POST /flowbuilder/content': () =>
+        json(200, {
+          data: [
+            {
+              key: `c/1/flows/7/u-1/${uploaded}`,
+              original: uploaded,
+              type: 'img',
+              uploadUrl: 'http://s3.test/put',
+              method: 'PUT',
+              headers: { 'content-type': 'image/jpeg' },
+              expiresIn: 900,
+            },
+          ],
+        }),
+    });
+    const { wrapper } = await openEditor(api);
+    addNode(wrapper, 'Conteúdo');
+    const modal = openModal(wrapper);
+    click(modal, 'Imagem');
+    fireEvent.change(screen.getByLabelText('Arquivo de Imagem 1'), { target: { files: [file] } });
+    click(modal, 'Adicionar');
+    await waitFor(() => expect(noOpenModal(wrapper)).toBe(true));
+    click(wrapper, 'Salvar');
+    return api;
+  };
+
+  it('recompresses a JPEG image at quality 0.7 before uploading it', async () => {
+    const put = vi.fn(async () => new Response(null, { status: 200 }));
+    vi.stubGlobal('fetch', put);
+    const close = vi.fn();
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async () => ({ width: 4, height: 3, close })),
+    );
+    const smaller = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+    const toBlob = vi.fn((done: BlobCallback) => done(smaller));
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue({
+      drawImage: vi.fn(),
+    } as unknown as CanvasRenderingContext2D);
+    vi.spyOn(HTMLCanvasElement.prototype, 'toBlob').mockImplementation(toBlob);
+    const file = new File([new Uint8Array(64).fill(0xff)], 'foto.jpg', { type: 'image/jpeg' });
+    const api = await pickImageAndSave(file, 'foto.jpg');
+    await waitFor(() => expect(api.posted()).toHaveLength(1));
+    expect(toBlob).toHaveBeenCalledWith(expect.any(Function), 'image/jpeg', 0.7);
+    const sent = (put.mock.calls[0] as unknown as [string, { body: File }])[1].body;
+    expect(sent.name).toBe('foto.jpg');
+    expect(sent.size).toBe(3);
+    // The upload declared the recompressed size.
+    const upload = api.requests.find((r) => r.path === '/flowbuilder/content')!;
+    expect(upload.body).toMatchObject({ medias: [{ name: 'foto.jpg', type: 'img', size: 3 }] });
+    vi.restoreAllMocks();
+  });
+
+  it("says 'erro' and uploads nothing when the image cannot be recompressed", async () => {
+    const put = vi.fn(async () => new Response(null, { status: 200 }));
+    vi.stubGlobal('fetch', put);
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async () => {
+        throw new Error('broken image');
+      }),
+    );
+    const file = new File([new Uint8Array(64).fill(0xff)], 'foto.jpg', { type: 'image/jpeg' });
+    const api = await pickImageAndSave(file, 'foto.jpg');
+    expect(await screen.findByText('erro')).toBeTruthy();
+    expect(api.requests.find((r) => r.path === '/flowbuilder/content')).toBeUndefined();
+    expect(put).not.toHaveBeenCalled();
+    expect(api.posted()).toHaveLength(0);
+  });
+
   it('deletes a node with its icon, and its connections with it', async () => {
     const api = editorApi();
     const { wrapper } = await openEditor(api);

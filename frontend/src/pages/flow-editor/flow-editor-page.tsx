@@ -48,6 +48,7 @@ import {
   type FlowNodeData,
 } from './flow-graph';
 import { NodeDialog, PENDING_PREFIX, type PendingFile } from './node-dialog';
+import { recompressImage } from './recompress-image';
 import { TryPanel } from './try-panel';
 
 /** Every node kind draws with the one node component (module level: xyflow wants a stable map). */
@@ -213,7 +214,17 @@ export function FlowEditorPage() {
         setUploading(true);
         const picked = pending.map((key) => files.get(key)).filter((f) => f !== undefined);
         if (picked.length !== pending.length) throw new Error(t('flowEditor.lostFile'));
-        const keys = await uploadFlowMedia(flowId, picked);
+        // Images at quality 0.7 before upload (D175); a failure says the spec's 'erro' and uploads nothing.
+        let ready: PendingFile[];
+        try {
+          ready = await Promise.all(
+            picked.map(async (p) => (p.type === 'img' ? { ...p, file: await recompressImage(p.file) } : p)),
+          );
+        } catch {
+          notify.notify('error', t('flowEditor.compressError'));
+          return;
+        }
+        const keys = await uploadFlowMedia(flowId, ready);
         current = withUploadedKeys(current, new Map(pending.map((p, i) => [p, keys[i]!])));
         setNodes(current);
         setFiles(new Map());

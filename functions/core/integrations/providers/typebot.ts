@@ -57,7 +57,8 @@ export const typebotConverse = async (
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      message: { type: 'text', text },
+      // No text (a flow's typebot node opening the bot): the bot speaks first, up to its first question.
+      ...(text.trim() ? { message: { type: 'text', text } } : {}),
       prefilledVariables: { name: input.contact.name, number: input.contact.number },
     }),
     timeoutMs: target.timeoutMs,

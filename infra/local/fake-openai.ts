@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for OpenAI's audio transcription API (tests never reach OpenAI; decisions D53). One per
- * test run, started by the test cloud (test-cloud.ts) beside the fake Graph API and pointed at by
- * OPENAI_API_URL. Test files run in other processes and read what it received over HTTP (`fakeOpenAi(url)`).
+ * local cloud (cloud.ts, decisions D174: `npm start` and the tests) and pointed at by OPENAI_API_URL. Test files run in other processes and read what it received over HTTP (`fakeOpenAi(url)`).
  *
  * - POST /audio/transcriptions (multipart: file, model) with `Authorization: Bearer <key>` → `{text}`, the
  *   text being `Transcrição de <filename> (<bytes> bytes)`; a key starting with `sk-refused` answers 401
@@ -43,7 +42,7 @@ const readBody = async (req: IncomingMessage): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 
-export const startFakeOpenAi = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
+export const startFakeOpenAi = async (port = 0): Promise<{ url: string; stop: () => Promise<void> }> => {
   const calls: FakeTranscriptionCall[] = [];
   const chats: FakeChatCall[] = [];
   const speech: FakeSpeechCall[] = [];
@@ -114,7 +113,10 @@ export const startFakeOpenAi = async (): Promise<{ url: string; stop: () => Prom
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Local stand-ins for the queue integrations' providers (decisions D162), one server for all, started by the
- * test cloud and pointed at by DIALOGFLOW_API_URL / GOOGLE_TOKEN_URL (Dialogflow) or by an integration's
+ * Local stand-ins for the queue integrations' providers (decisions D162, D174), one server for all, started by
+ * the local cloud (cloud.ts: `npm start` and the tests) and pointed at by DIALOGFLOW_API_URL / GOOGLE_TOKEN_URL (Dialogflow) or by an integration's
  * URL (n8n/webhook, Typebot). The path's `<mode>` scripts the answer: `ok`, `timeout` (never answers in
  * time), `5xx` (500) or `slow` (answers after 4 s, past the test cloud's timeout).
  *
@@ -44,7 +44,7 @@ const bubble = (text: string) => ({
   content: { type: 'richText', richText: [{ type: 'p', children: [{ text }] }] },
 });
 
-export const startFakeIntegrations = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
+export const startFakeIntegrations = async (port = 0): Promise<{ url: string; stop: () => Promise<void> }> => {
   const deliveries: FakeDelivery[] = [];
   let base = '';
   const server: Server = createServer((req, res) => {
@@ -101,7 +101,7 @@ export const startFakeIntegrations = async (): Promise<{ url: string; stop: () =
         const text = String((parsed.message as { text?: string } | undefined)?.text ?? '');
         return json(200, {
           sessionId: `sess-${Math.random().toString(36).slice(2, 10)}`,
-          messages: [bubble('Olá, eu sou o Typebot!'), bubble(`Typebot: ${text}`)],
+          messages: [bubble('Olá, eu sou o Typebot!'), ...(text ? [bubble(`Typebot: ${text}`)] : [])],
           input: { type: 'text input' },
         });
       }
@@ -162,7 +162,10 @@ export const startFakeIntegrations = async (): Promise<{ url: string; stop: () =
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
