@@ -5,13 +5,16 @@ import { BOT_CALLING } from '../../functions/core/flows/flow-bots';
 import { putCampaignSettingsItem } from '../../functions/data/campaign-settings-repository';
 import type { Connection } from '../../functions/data/connection-repository';
 import { createContact } from '../../functions/data/contact-repository';
+import { getFlow, getFlowVersion } from '../../functions/data/flow-repository';
 import { createFlowRun, getFlowRun, type FlowCall, type FlowRun } from '../../functions/data/flow-run-repository';
 import { listTicketMessages } from '../../functions/data/message-repository';
 import { createQueue } from '../../functions/data/queue-repository';
 import { ReadScope } from '../../functions/data/read-scope';
 import { createTicket, getTicket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
+import { SECRET_MASK } from '../../functions/contracts/integrations';
 import { someConnection, waitFor } from '../helpers/connections';
+import { api } from '../helpers/fixtures';
 import { fakeIntegrations } from '../../infra/local/fake-integrations';
 import { fakeOpenAi, FAKE_HANDOFF_PHRASE } from '../../infra/local/fake-openai';
 import { freshCompany, type TestCompany } from '../helpers/fixtures';
@@ -166,6 +169,38 @@ describe('an openai node', () => {
     ]);
     // maxMessages 4: the third call sees only the last four.
     expect(chats[2]!.messages.slice(1)).toHaveLength(4);
+  });
+
+  it('keeps its API key sealed at rest and masked in every answer; the mask sent back keeps the key', async () => {
+    const apiKey = `sk-sealed-${tag()}`;
+    const flow = await newFlow();
+    const doc = [node('1', 'start'), openaiNode('ai', apiKey)];
+    const saved = await save(flow.id, doc, chain('1', 'ai'));
+    const savedNodes = (saved as unknown as { flow: { flow: { nodes: { id: string; data: { apiKey?: string } }[] } } })
+      .flow.flow.nodes;
+    expect(savedNodes.find((n) => n.id === 'ai')!.data.apiKey).toBe(SECRET_MASK);
+    const read = await api(t.adminToken).get(`/flowbuilder/flow/${flow.id}`);
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(read.body)).not.toContain(apiKey);
+    const stored = async () => {
+      const f = await getFlow(t.company.id, flow.id);
+      const v = await getFlowVersion(t.company.id, flow.id, f!.version);
+      return (v!.nodes.find((n) => n.id === 'ai')!.data as { apiKey: string }).apiKey;
+    };
+    const sealed = await stored();
+    expect(sealed).not.toContain(apiKey);
+    // The editor saves the node as it read it (the mask): the key stays, still sealed.
+    await save(flow.id, [node('1', 'start'), openaiNode('ai', SECRET_MASK)], chain('1', 'ai'));
+    expect(await stored()).toBe(sealed);
+    // A new openai node that sends only the mask has no key to keep.
+    const refused = await api(t.adminToken).post('/flowbuilder/flow', {
+      idFlow: flow.id,
+      nodes: [node('1', 'start'), openaiNode('other', SECRET_MASK)],
+      connections: chain('1', 'other'),
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('body.nodes.1.data.apiKey');
+    expect(await stored()).toBe(sealed);
   });
 
   it('a provider that never answers in time ends the run and hands the ticket over', async () => {

@@ -14,6 +14,7 @@ import { errorFields, logger } from '../../shared/logger';
 import { assistantTurn, readConversation, typebotTurn, voiceOf } from '../integrations/bot-turns';
 import { IntegrationFailed, type ConverseResult } from '../integrations/port';
 import { answerOf } from '../pipeline/message-content';
+import { openKey } from './flow-secrets';
 
 /**
  * The flow engine's typebot and openai nodes (administration §3 Flow document, §5; decisions D173). A bot node
@@ -140,7 +141,7 @@ export const botCallStep = async (
         outcome = await assistantTurn(
           what,
           {
-            apiKey: data.apiKey,
+            apiKey: await openKey(data.apiKey),
             prompt: data.prompt,
             voice: voiceOf(data.voice),
             maxTokens: data.maxTokens ?? 100,

@@ -29,6 +29,7 @@ import { errorFields, logger } from '../../shared/logger';
 import { CHANGED_OR_BUSY, withRetry } from '../../shared/retry';
 import { fetchPage, type PagingInput } from '../paging';
 import { checkNewFlowMedia } from './flow-media-service';
+import { maskFlowSecrets, sealFlowSecrets } from './flow-secrets';
 
 /**
  * Flows (administration §2 Flow builder, §3 Flow and Flow document, §5, §7; decisions D138): the list,
@@ -189,7 +190,7 @@ export const getFlowDocument = async (auth: AuthContext, id: number): Promise<Fl
   return {
     flow: {
       ...toFlowView(flow),
-      flow: version ? { nodes: version.nodes, connections: version.connections } : null,
+      flow: version ? { nodes: maskFlowSecrets(version.nodes), connections: version.connections } : null,
     },
   };
 };
@@ -238,12 +239,15 @@ export const saveCompanyFlowDocument = async (
   auth: AuthContext,
   input: { idFlow: number; nodes: FlowNode[]; connections: FlowDocument['connections'] },
 ): Promise<FlowDocumentAnswer> => {
-  const doc: FlowDocument = { nodes: input.nodes, connections: input.connections };
+  const given: FlowDocument = { nodes: input.nodes, connections: input.connections };
   const before = await findFlow(auth, input.idFlow);
-  const problems = [...checkFlowDocument(doc), ...(await companyProblems(auth, input.idFlow, doc))];
+  const previous = before.version > 0 ? await getFlowVersion(auth.companyId, before.id, before.version) : null;
+  const problems = [...checkFlowDocument(given), ...(await companyProblems(auth, input.idFlow, given))];
+  // The openai nodes' keys sealed (a mask sent back keeps the previous version's key).
+  const { doc, problems: secretProblems } = await sealFlowSecrets(given, previous);
+  problems.push(...secretProblems);
   if (problems.length === 0) {
     // The files this save adds are read only once the rest holds (a refused file is deleted, D159).
-    const previous = before.version > 0 ? await getFlowVersion(auth.companyId, before.id, before.version) : null;
     problems.push(...(await checkNewFlowMedia(auth, input.idFlow, doc, previous)));
   }
   if (problems.length > 0) throw new ValidationError(problems.slice(0, 50), 'The flow cannot be saved');
@@ -255,7 +259,7 @@ export const saveCompanyFlowDocument = async (
   return {
     flow: {
       ...toFlowView({ ...flow, version: saved.version, updatedAt: saved.savedAt }),
-      flow: { nodes: saved.nodes, connections: saved.connections },
+      flow: { nodes: maskFlowSecrets(saved.nodes), connections: saved.connections },
     },
   };
 };
