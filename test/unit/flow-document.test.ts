@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFlowDocument, type FlowConnection, type FlowNode } from '../../functions/contracts/flows';
 import { decideStep, fillVariables, seededPercent } from '../../functions/core/flows/flow-engine';
+import { BOT_CALLING } from '../../functions/core/flows/flow-bots';
 import type { Contact } from '../../functions/data/contact-repository';
 import type { FlowRun } from '../../functions/data/flow-run-repository';
 import type { FlowVersion } from '../../functions/data/flow-repository';
@@ -156,8 +157,11 @@ describe('the engine, step by step', () => {
     expect(after).toMatchObject({ sends: [{ body: 'depois' }], nodeId: 'next', element: 0 });
   });
 
-  it('typebot and openai nodes hand over with the reason', () => {
-    const tb = node('t', 'openai', { name: 'IA', apiKey: 'sk-x', prompt: 'Você é um atendente.' });
-    expect(decideStep(run(), doc([tb], []), tb, { kind: 'start' }, contact).end).toBe('integration-unavailable:openai');
+  it('typebot and openai nodes send nothing themselves: the provider call is a step of its own, due at once', () => {
+    const ai = node('t', 'openai', { name: 'IA', apiKey: 'sk-x', prompt: 'Você é um atendente.' });
+    const step = decideStep(run(), doc([ai], []), ai, { kind: 'start' }, contact);
+    expect(step.sends).toEqual([]);
+    expect(step.end).toBeUndefined();
+    expect(step).toMatchObject({ nodeId: 't', element: BOT_CALLING, wait: { kind: 'timer', seconds: 0 } });
   });
 });

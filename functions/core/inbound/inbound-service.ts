@@ -57,7 +57,7 @@ import { fileListForSending } from '../files/file-list-service';
 import { decideConsent, DEFAULT_CONSENT_TEXTS, type ConsentDecision } from './consent';
 import { chooseAttendant, landsInQueue, queuePosition, queuePositionMessage, type LandingState } from './landing';
 import { recordCampaignRead, recordCampaignReply } from '../campaigns/campaign-dispatch';
-import { answerWithIntegration, startIntegration } from '../integrations/integration-runner';
+import { answerWithIntegration, startIntegration } from './integration-runner';
 import { decideBot, DEFAULT_BOT_TEXTS, type BotDecision, type BotQueue } from './chatbot';
 import { answerWithFlow } from '../flows/flow-triggers';
 

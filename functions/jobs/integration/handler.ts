@@ -1,4 +1,4 @@
-import { handleIntegrationCall, integrationCallMessage } from '../../core/integrations/integration-runner';
+import { handleIntegrationCall, integrationCallMessage } from '../../core/inbound/integration-runner';
 import { sqsConsumer } from '../consumer';
 
 /** The `integration` queue's consumer (decisions D162): a burst's debounced call to its bot. */

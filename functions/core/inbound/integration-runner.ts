@@ -28,12 +28,18 @@ import { answerOf } from '../pipeline/message-content';
 import { whatsappMessageId } from '../pipeline/outbound-queue';
 import { publishTicketChange } from '../tickets/ticket-events';
 import { postBotMessage } from '../tickets/ticket-texts';
-import { assistantTurn, botCallPolicy, readConversation, typebotTurn } from './bot-turns';
-import { openIntegrationSecrets } from './integration-service';
-import { callWithRetries, IntegrationFailed, type BotReply, type ConverseInput, type ConverseResult } from './port';
-import { openPromptKey } from './prompt-service';
-import { dialogflowDetectIntent, parseServiceAccount } from './providers/dialogflow';
-import { webhookConverse } from './providers/webhook';
+import { assistantTurn, botCallPolicy, readConversation, typebotTurn } from '../integrations/bot-turns';
+import { openIntegrationSecrets } from '../integrations/integration-service';
+import {
+  callWithRetries,
+  IntegrationFailed,
+  type BotReply,
+  type ConverseInput,
+  type ConverseResult,
+} from '../integrations/port';
+import { openPromptKey } from '../integrations/prompt-service';
+import { dialogflowDetectIntent, parseServiceAccount } from '../integrations/providers/dialogflow';
+import { webhookConverse } from '../integrations/providers/webhook';
 
 /**
  * The integrations at work on a ticket (DESIGN §10; decisions D162–D165). Which bot answers a pending ticket
