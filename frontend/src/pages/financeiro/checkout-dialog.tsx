@@ -162,8 +162,9 @@ export function CheckoutDialog({ invoice, onDismiss }: { invoice: Invoice; onDis
   useEffect(() => {
     if (!paidUntil) return;
     const timer = setTimeout(() => {
-      navigate('/');
-      pageReload.reload();
+      // The reload waits for the navigation: home is a lazy route, so the URL changes only once its chunk
+      // is in, and a reload before that would read /financeiro again.
+      void Promise.resolve(navigate('/')).then(() => pageReload.reload());
     }, RETURN_HOME_MS);
     return () => clearTimeout(timer);
   }, [paidUntil, navigate]);

@@ -73,7 +73,10 @@ describe('/financeiro', () => {
   }, 60_000);
 
   it('the checkout opens on Personalizar, asks for the data, pays by PIX and returns home on CONCLUIDA', async () => {
-    const reload = vi.spyOn(pageReload, 'reload').mockImplementation(() => undefined);
+    // Where the app is when it reloads: home, not /financeiro again (home is a lazy route).
+    const where = { path: (): string => '' };
+    const reloadedAt: string[] = [];
+    const reload = vi.spyOn(pageReload, 'reload').mockImplementation(() => void reloadedAt.push(where.path()));
     const api = billingApi({
       'POST /subscription': () =>
         json(200, {
@@ -82,7 +85,8 @@ describe('/financeiro', () => {
           qrcode: { qrcode: '00020101PIXCODE', imagemQrcode: 'data:image/png;base64,AAAA' },
         }),
     });
-    const { wrapper, socket, server } = await openPage(api);
+    const { wrapper, socket, server, router } = await openPage(api);
+    where.path = () => router.state.location.pathname;
     act(() => socket.start());
     act(() => server.latest().accept());
     click(wrapper, 'Pagar a fatura 12');
@@ -142,6 +146,7 @@ describe('/financeiro', () => {
     await waitFor(() => expect(screen.getByText('Sua licença agora vence em 10/01/2027.')).toBeTruthy());
     // Then home, with the page (and the session's due date) read afresh.
     await waitFor(() => expect(reload).toHaveBeenCalled(), { timeout: 8_000 });
+    expect(reloadedAt).toEqual(['/']);
   }, 60_000);
   it('the payer picks a card provider in Revisar; the answer’s link opens that provider’s page', async () => {
     const api = billingApi({
