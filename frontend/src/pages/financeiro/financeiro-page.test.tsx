@@ -136,7 +136,7 @@ describe('/financeiro', () => {
     Object.assign(navigator, { clipboard: { writeText: vi.fn(async () => undefined) } });
     click(wrapper, 'Copiar');
     await waitFor(() => expect(buttonNamed(wrapper, 'Copiado!')).toBeTruthy());
-    await waitFor(() => expect(buttonNamed(wrapper, 'Copiar')).toBeTruthy(), { timeout: 3_000 });
+    await waitFor(() => expect(buttonNamed(wrapper, 'Copiar')).toBeTruthy(), { timeout: 10_000 });
 
     act(() =>
       server
@@ -145,7 +145,7 @@ describe('/financeiro', () => {
     );
     await waitFor(() => expect(screen.getByText('Sua licença agora vence em 10/01/2027.')).toBeTruthy());
     // Then home, with the page (and the session's due date) read afresh.
-    await waitFor(() => expect(reload).toHaveBeenCalled(), { timeout: 8_000 });
+    await waitFor(() => expect(reload).toHaveBeenCalled(), { timeout: 30_000 });
     expect(reloadedAt).toEqual(['/']);
   }, 60_000);
   it('the payer picks a card provider in Revisar; the answer’s link opens that provider’s page', async () => {
