@@ -72,7 +72,8 @@ const connectionWith = async (fields: { integrationId?: number; promptId?: numbe
 };
 
 /** The customer writes on the connection (through the inbound queue); answers the ticket once stored. */
-const say = async (connection: Connection, number: string, body: string): Promise<number> => {
+/** The customer's message on the inbound queue (as the worker hands it over); answers its provider id. */
+const enqueueSay = async (connection: Connection, number: string, body: string): Promise<string> => {
   const providerMessageId = pid();
   await enqueueInbound({
     kind: 'message',
@@ -85,6 +86,12 @@ const say = async (connection: Connection, number: string, body: string): Promis
     contact: { phone: number, pushName: 'Maria Souza' },
     content: { type: 'text', body },
   });
+  return providerMessageId;
+};
+
+/** The customer writes; answers the ticket once the message is stored. */
+const say = async (connection: Connection, number: string, body: string): Promise<number> => {
+  const providerMessageId = await enqueueSay(connection, number, body);
   const ref = await waitFor(
     () => getProviderRef(t.company.id, connection.id, providerMessageId),
     (r) => r !== null,
@@ -250,9 +257,11 @@ describe('integrations answer customers', () => {
     const hook = await hookIntegration('ok');
     const connection = await connectionWith({ integrationId: hook.id });
     const number = phone();
-    const ticketId = await say(connection, number, 'oi');
-    await say(connection, number, 'tudo bem?');
-    await say(connection, number, 'quero saber o preço');
+    // A burst: three messages handed over one after another, as a customer typing fast (the debounce window
+    // is 2 s in the test cloud; waiting for each to be stored first would stretch the burst under load).
+    await enqueueSay(connection, number, 'oi');
+    await enqueueSay(connection, number, 'tudo bem?');
+    const ticketId = await say(connection, number, 'quero saber o preço');
     const [reply] = await botSent(ticketId, 1);
     expect(reply!.body).toBe('Webhook recebeu: oi\ntudo bem?\nquero saber o preço');
     const deliveries = (await fakes().deliveries()).filter(
