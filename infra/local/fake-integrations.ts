@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './listen-local';
 
 /**
  * Local stand-ins for the queue integrations' providers (decisions D162, D174), one server for all, started by
@@ -162,19 +162,9 @@ export const startFakeIntegrations = async (port = 0): Promise<{ url: string; st
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: base,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const local = await listenLocal(server, port);
+  base = local.url;
+  return local;
 };
 
 /** Reads what the fake received (from a test file's process). */

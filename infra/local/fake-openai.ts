@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './listen-local';
 
 /**
  * A local stand-in for OpenAI's audio transcription API (tests never reach OpenAI; decisions D53). One per
@@ -113,19 +113,9 @@ export const startFakeOpenAi = async (port = 0): Promise<{ url: string; stop: ()
       res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: base,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const local = await listenLocal(server, port);
+  base = local.url;
+  return local;
 };
 
 /** Reads what the fake received (from a test file's process). */

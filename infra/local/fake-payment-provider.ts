@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   FAKE_ASAAS_CREDENTIALS,
   FAKE_MERCADOPAGO_CREDENTIALS,
@@ -8,6 +7,7 @@ import {
 } from '../../functions/core/billing/fake-credentials';
 import { mercadoPagoSignature } from '../../functions/core/billing/mercadopago-provider';
 import { stripeSignature } from '../../functions/core/billing/stripe-provider';
+import { listenLocal } from './listen-local';
 
 /**
  * A local stand-in for the payment providers (DESIGN §10; decisions D153): the subset of Efí's PIX API the
@@ -566,11 +566,7 @@ export const startFakePaymentProvider = async (
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const { port: bound } = server.address() as AddressInfo;
-  selfUrl = `http://127.0.0.1:${bound}`;
-  return {
-    url: `http://127.0.0.1:${bound}`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const local = await listenLocal(server, port);
+  selfUrl = local.url;
+  return local;
 };
