@@ -3,8 +3,10 @@ import { expect } from 'vitest';
 import { enqueueInbound } from '../../functions/channels/inbound';
 import type { FlowConnection, FlowNode, FlowView } from '../../functions/contracts/flows';
 import type { Connection } from '../../functions/data/connection-repository';
+import { createContact } from '../../functions/data/contact-repository';
 import { latestFlowRun } from '../../functions/data/flow-run-repository';
 import { getProviderRef, listTicketMessages, type StoredMessage } from '../../functions/data/message-repository';
+import { createTicket } from '../../functions/data/ticket-repository';
 import { SHARED_READS } from '../../functions/jobs/inbound/handler';
 import { waitFor } from './connections';
 import { api, type TestCompany } from './fixtures';
@@ -105,5 +107,27 @@ export const flowWorld = (t: () => TestCompany, connection: () => Connection) =>
       { what: 'the run ended', timeoutMs: 30_000 },
     );
 
-  return { newFlow, save, flowWithPhrase, say, flowSent, runEnded };
+  /** A customer with a new number and a pending ticket on the connection, made in storage (no inbound). */
+  const customerTicket = async (name: string) => {
+    const number = phone();
+    const contact = await createContact(
+      t().company.id,
+      { name, number, isGroup: false, channel: 'whatsapp', whatsappId: null },
+      [`wa#${number}`],
+    );
+    const ticket = await createTicket(t().company.id, {
+      status: 'pending',
+      queueId: null,
+      userId: null,
+      contactId: contact.id,
+      whatsappId: connection().id,
+      channel: 'whatsapp',
+      isGroup: false,
+      chatId: `${number}@s.whatsapp.net`,
+      origin: 'passive',
+    });
+    return { number, contact, ticket };
+  };
+
+  return { newFlow, save, flowWithPhrase, say, flowSent, runEnded, customerTicket };
 };

@@ -4,13 +4,12 @@ import { driveFlowRun } from '../../functions/core/flows/flow-engine';
 import { BOT_CALLING } from '../../functions/core/flows/flow-bots';
 import { putCampaignSettingsItem } from '../../functions/data/campaign-settings-repository';
 import type { Connection } from '../../functions/data/connection-repository';
-import { createContact } from '../../functions/data/contact-repository';
 import { getFlow, getFlowVersion } from '../../functions/data/flow-repository';
 import { createFlowRun, getFlowRun, type FlowCall, type FlowRun } from '../../functions/data/flow-run-repository';
 import { listTicketMessages } from '../../functions/data/message-repository';
 import { createQueue } from '../../functions/data/queue-repository';
 import { ReadScope } from '../../functions/data/read-scope';
-import { createTicket, getTicket } from '../../functions/data/ticket-repository';
+import { getTicket } from '../../functions/data/ticket-repository';
 import { newUlid } from '../../functions/data/ulids';
 import { SECRET_MASK } from '../../functions/contracts/integrations';
 import { someConnection, waitFor } from '../helpers/connections';
@@ -30,7 +29,7 @@ import { chain, flowWorld, node, phone, sentBy } from '../helpers/flow-world';
 let t: TestCompany;
 let connection: Connection;
 let sales: number;
-const { save, newFlow, flowWithPhrase, say, flowSent, runEnded } = flowWorld(
+const { save, newFlow, flowWithPhrase, say, flowSent, runEnded, customerTicket } = flowWorld(
   () => t,
   () => connection,
 );
@@ -234,23 +233,7 @@ const waitForTicket = async (phrase: string): Promise<{ id: number; runId: strin
 
 /** A run stored at a bot node's CALL place, due now — as the engine leaves it before the call. */
 const runAtCall = async (flowId: number, nodeId: string, call?: FlowCall): Promise<FlowRun> => {
-  const number = phone();
-  const contact = await createContact(
-    t.company.id,
-    { name: 'Cliente Direto', number, isGroup: false, channel: 'whatsapp', whatsappId: null },
-    [`wa#${number}`],
-  );
-  const ticket = await createTicket(t.company.id, {
-    status: 'pending',
-    queueId: null,
-    userId: null,
-    contactId: contact.id,
-    whatsappId: connection.id,
-    channel: 'whatsapp',
-    isGroup: false,
-    chatId: `${number}@s.whatsapp.net`,
-    origin: 'passive',
-  });
+  const { ticket } = await customerTicket('Cliente Direto');
   const at = new Date();
   const runId = newUlid(at.getTime() - 1000);
   return createFlowRun({
