@@ -337,6 +337,9 @@ export const startLocalCloud = async (options: LocalCloudOptions): Promise<Local
           queueArn: q.arn,
           handler: { load: () => loadHandler<SqsHandler>(c.entry) },
           batchSize: c.batchSize,
+          // FIFO queues poll in short waits: fauxqs wakes a long poll on a new message but not reliably
+          // when a group's in-flight batch is deleted, so a chat's next batch waited out the whole poll.
+          ...(QUEUES.find((d) => d.name === c.queue)?.fifo ? { waitTimeSeconds: 1 } : {}),
           // What the mapping's maxConcurrency allows in AWS, capped: this is one process on a small machine.
           concurrency: Math.min(c.maxConcurrency ?? LOCAL_MAX_CONCURRENCY, LOCAL_MAX_CONCURRENCY),
           timeoutSeconds: c.timeoutSeconds,
